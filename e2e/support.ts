@@ -1,0 +1,52 @@
+import { test as base, expect, type Page } from "@playwright/test";
+
+interface Fixtures {
+  /** Console errors this test expects (matched as substrings); any other console error fails the test. */
+  allowConsoleErrors: string[];
+  consoleErrors: string[];
+}
+
+/**
+ * Every journey fails on any console error it did not announce. Each test starts from an empty browser
+ * profile (Playwright's default), so IndexedDB holds only what the test itself creates.
+ */
+export const test = base.extend<Fixtures>({
+  allowConsoleErrors: [[], { option: true }],
+  consoleErrors: async ({ page, allowConsoleErrors }, use) => {
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() !== "error") return;
+      const text = message.text();
+      if (!allowConsoleErrors.some((allowed) => text.includes(allowed))) errors.push(text);
+    });
+    page.on("pageerror", (error) => errors.push(`Uncaught: ${error.message}`));
+    await use(errors);
+    expect(errors, "console errors during the test").toEqual([]);
+  },
+  page: async ({ page }, use) => {
+    await use(page);
+  },
+});
+
+test.beforeEach(({ consoleErrors }) => {
+  // Requesting the fixture installs the console listener for every test.
+  void consoleErrors;
+});
+
+export { expect };
+
+/** Open the playground and wait until a session is ready to take a message. */
+export async function openPlayground(page: Page, path = "/"): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+}
+
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+/** The last assistant reply that has finished streaming. */
+export function lastReply(page: Page) {
+  return page.getByRole("article", { name: "Assistant reply", exact: true }).last();
+}

@@ -1,0 +1,703 @@
+import {
+  Agent,
+  type AgentEvent,
+  type AgentMessage,
+  type BeforeToolCallContext,
+  type BeforeToolCallResult,
+  type ThinkingLevel,
+} from "@earendil-works/pi-agent-core";
+import { createInitialSystemMessage, toToolDeclaration, type AssistantMessage } from "@earendil-works/pi-ai";
+import type { ModelInfo } from "../../shared/api-types.ts";
+import { convertToLlm } from "../messages/convert.ts";
+import { createApprovalRequest, createUserMessage } from "../messages/factories.ts";
+import type { Visibility } from "../messages/policies.ts";
+import type { ApprovalRequestMessage, PolicyRole } from "../messages/types.ts";
+import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
+import { modelFromInfo, modelFromRef, thinkingLevelFor } from "../models/model-ref.ts";
+import { projectModelView } from "../model-view/project.ts";
+import { transformContext } from "../model-view/transform.ts";
+import {
+  defaultSettings,
+  SCHEMA_VERSION,
+  type SessionMeta,
+  type SessionSettings,
+} from "../storage/records.ts";
+import { NEW_SESSION_TITLE, type SessionStore } from "../storage/session-store.ts";
+import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
+import type { SessionLocks, TabChannel } from "../storage/tab-sync.ts";
+import { rejectionText } from "./approvals.ts";
+import { MessageQueues, type RunQueue } from "./message-queues.svelte.ts";
+import { createProxyStreamFn, type ProxyToken, type RecordedRequest } from "./proxy-stream.ts";
+import { DEMO_TOOLS } from "./tools/demo-tools.ts";
+
+/** What every session needs from the app around it. */
+export interface SessionDeps {
+  store: SessionStore;
+  catalog: ModelCatalog;
+  proxyUrl: string;
+  token: ProxyToken;
+  channel: TabChannel;
+  locks: SessionLocks;
+}
+
+export const DEFAULT_SYSTEM_PROMPT =
+  "You are a helpful assistant inside pi playground. Answer briefly. Use the tools when they help: current_time for the date and time, calculate for arithmetic, save_note to keep a note for the user.";
+
+/** How an injected message is delivered, in the terms of pi's `sendCustomMessage`. */
+export type Delivery = "append" | "appendAndRun" | "steer" | "followUp" | "nextTurn";
+
+export type ApprovalDecision = "approved" | "rejected";
+
+export interface LastRequest {
+  request: RecordedRequest;
+  /** How many facts existed when it was sent: later ones have not been seen by the model yet. */
+  factCount: number;
+}
+
+const INTERRUPTED =
+  "Interrupted: the page was closed or reloaded while this reply was streaming. The text received until then is kept.";
+const INFLIGHT_SAVE_INTERVAL_MS = 750;
+
+/**
+ * One open session: its facts, its settings, and the pi `Agent` that extends them. The facts are the
+ * Agent's transcript; this class keeps a reactive snapshot of it, persists every fact the moment it is
+ * final, and derives the model view from the same pipeline the Agent runs before each request.
+ */
+export class ChatSession {
+  readonly id: string;
+  readonly queues: MessageQueues;
+  readonly #deps: SessionDeps;
+  readonly #agent: Agent;
+  readonly #writer: SessionWriter;
+  readonly #unsubscribe: () => void;
+
+  #meta = $state.raw<SessionMeta>() as SessionMeta;
+  #facts = $state.raw<AgentMessage[]>([]);
+  #settings = $state.raw<SessionSettings>(defaultSettings());
+  #streaming = $state.raw<AssistantMessage | undefined>(undefined);
+  #running = $state(false);
+  #runningElsewhere = $state(false);
+  #lastRequest = $state.raw<LastRequest | undefined>(undefined);
+  #storage = $state.raw<WriterStatus>({ unsaved: 0, error: undefined });
+  #warnings = $state.raw<string[]>([]);
+  #notice = $state<string | undefined>(undefined);
+
+  /** Exactly what the next request will carry (before the new prompt is appended), with provenance. */
+  readonly modelView = $derived(projectModelView(this.#facts, this.#settings.context));
+
+  /** Bash executions recorded during a run; appended when it ends, as pi's coding agent does. */
+  #heldBash: AgentMessage[] = [];
+  /** Gated tool calls waiting for a person, by tool call id. */
+  readonly #waiting = new SvelteMap<
+    string,
+    (decision: { status: ApprovalDecision; reason?: string }) => void
+  >();
+  /** The running loop's own transcript copy, so facts added mid-run reach the next request too. */
+  #loopMessages: AgentMessage[] | undefined;
+  #inflightSavedAt = 0;
+  #closed = false;
+
+  private constructor(deps: SessionDeps, meta: SessionMeta, facts: AgentMessage[], seqs: number[]) {
+    this.#deps = deps;
+    this.id = meta.id;
+    this.#meta = meta;
+    this.#settings = meta.settings;
+    this.#facts = facts;
+    const info = deps.catalog.find(meta.settings.model);
+    this.#agent = new Agent({
+      initialState: {
+        model: info ? modelFromInfo(info) : modelFromRef(meta.settings.model),
+        thinkingLevel: meta.settings.thinkingLevel,
+        tools: [...DEMO_TOOLS],
+        messages: facts,
+      },
+      convertToLlm: (messages) => convertToLlm(messages, this.#settings.context.policies),
+      transformContext: async (messages) =>
+        transformContext(messages, this.#settings.context.applyCompaction),
+      streamFn: createProxyStreamFn({
+        proxyUrl: deps.proxyUrl,
+        token: deps.token,
+        onRequest: (request) => {
+          this.#lastRequest = { request, factCount: this.#agent.state.messages.length };
+        },
+      }),
+      beforeToolCall: (context, signal) => this.#gateToolCall(context, signal),
+      prepareRequest: ({ context }) => {
+        this.#loopMessages = context.messages;
+      },
+      sessionId: meta.id,
+    });
+    this.queues = new MessageQueues(this.#agent);
+    this.#writer = new SessionWriter(deps.store, meta.id, seqs, {
+      facts: () => this.#facts,
+      onStatus: (status) => {
+        this.#storage = status;
+      },
+      onWritten: ({ appended, replaced }) => {
+        deps.channel.post({ type: "written", sessionId: this.id, appended, replaced });
+      },
+    });
+    this.#unsubscribe = this.#agent.subscribe((event) => this.#onEvent(event));
+  }
+
+  /** Create and store a new session. Its first fact is the system message carrying prompt and tools. */
+  static async create(
+    deps: SessionDeps,
+    init: { title?: string; facts?: AgentMessage[]; settings?: SessionSettings; systemPrompt?: string } = {},
+  ): Promise<ChatSession> {
+    const now = Date.now();
+    const settings = init.settings ?? defaultSettings();
+    const facts = init.facts ?? [
+      createInitialSystemMessage(
+        init.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+        DEMO_TOOLS.map(toToolDeclaration),
+      ) as AgentMessage,
+    ];
+    const meta: SessionMeta = {
+      schema: SCHEMA_VERSION,
+      id: crypto.randomUUID(),
+      title: init.title ?? NEW_SESSION_TITLE,
+      titleIsCustom: init.title !== undefined,
+      createdAt: now,
+      updatedAt: now,
+      messageCount: facts.length,
+      nextSeq: facts.length,
+      settings,
+    };
+    let seqs: number[] = [];
+    const warnings: string[] = [];
+    try {
+      seqs = await deps.store.createSession(meta, facts);
+    } catch (error) {
+      warnings.push((error as Error).message);
+    }
+    const session = new ChatSession(deps, meta, facts, seqs);
+    session.#warnings = warnings;
+    deps.channel.post({ type: "sessions" });
+    return session;
+  }
+
+  /** Open a stored session; a reply that was streaming when the page went away comes back as interrupted. */
+  static async open(deps: SessionDeps, id: string): Promise<ChatSession | undefined> {
+    const loaded = await deps.store.loadSession(id);
+    if (!loaded) return undefined;
+    const session = new ChatSession(deps, loaded.meta, loaded.facts, loaded.seqs);
+    session.#warnings = loaded.warnings;
+    const elsewhere = await deps.locks.isHeld(id);
+    session.#runningElsewhere = elsewhere;
+    if (loaded.inflight && !elsewhere) {
+      const message = loaded.inflight.message;
+      if (message.role === "assistant") {
+        session.#append([{ ...message, stopReason: "aborted", errorMessage: INTERRUPTED }]);
+      }
+      void deps.store.clearInflight(id).catch(() => undefined);
+    }
+    return session;
+  }
+
+  // --- state -------------------------------------------------------------------------------------
+
+  get meta(): SessionMeta {
+    return this.#meta;
+  }
+  get facts(): readonly AgentMessage[] {
+    return this.#facts;
+  }
+  get settings(): SessionSettings {
+    return this.#settings;
+  }
+  /** The assistant message streaming right now, updated per token. */
+  get streaming(): AssistantMessage | undefined {
+    return this.#streaming;
+  }
+  get running(): boolean {
+    return this.#running;
+  }
+  /** Another tab is running this session; this one shows its writes but does not start its own. */
+  get runningElsewhere(): boolean {
+    return this.#runningElsewhere;
+  }
+  get lastRequest(): LastRequest | undefined {
+    return this.#lastRequest;
+  }
+  get storage(): WriterStatus {
+    return this.#storage;
+  }
+  get warnings(): readonly string[] {
+    return this.#warnings;
+  }
+  /** A one-off message for the person, e.g. why an action could not be taken. */
+  get notice(): string | undefined {
+    return this.#notice;
+  }
+  get systemPrompt(): string {
+    const first = this.#facts[0];
+    if (first?.role !== "system") return "";
+    return typeof first.content === "string"
+      ? first.content
+      : first.content.map((part) => part.text).join("");
+  }
+  get nextTurn(): readonly AgentMessage[] {
+    return this.#settings.nextTurn;
+  }
+  /** Tool calls waiting for a decision, by id. */
+  isWaitingFor(toolCallId: string | undefined): boolean {
+    return toolCallId !== undefined && this.#waiting.has(toolCallId);
+  }
+
+  dismissNotice(): void {
+    this.#notice = undefined;
+  }
+
+  dismissWarnings(): void {
+    this.#warnings = [];
+  }
+
+  // --- prompting -----------------------------------------------------------------------------------
+
+  /** Send a prompt, with any messages held for the next turn. */
+  async send(text: string): Promise<void> {
+    const prompt = text.trim();
+    if (!prompt) return;
+    if (this.#running) {
+      // Prompting during a run is queued as steering rather than refused.
+      this.steer(prompt);
+      return;
+    }
+    const held = this.#settings.nextTurn;
+    await this.#run(async () => {
+      if (held.length > 0) await this.#saveSettings({ ...this.#settings, nextTurn: [] });
+      await this.#agent.prompt([createUserMessage(prompt), ...held]);
+    });
+  }
+
+  steer(text: string): void {
+    if (!this.#running) {
+      void this.send(text);
+      return;
+    }
+    this.queues.steer(createUserMessage(text));
+  }
+
+  followUp(text: string): void {
+    if (!this.#running) {
+      void this.send(text);
+      return;
+    }
+    this.queues.followUp(createUserMessage(text));
+  }
+
+  removeQueued(queue: RunQueue | "nextTurn", index: number): void {
+    if (queue === "nextTurn") {
+      void this.#saveSettings({
+        ...this.#settings,
+        nextTurn: this.#settings.nextTurn.filter((_, position) => position !== index),
+      });
+      return;
+    }
+    this.queues.remove(queue, index);
+  }
+
+  clearQueues(): void {
+    this.queues.clear();
+    if (this.#settings.nextTurn.length > 0) void this.#saveSettings({ ...this.#settings, nextTurn: [] });
+  }
+
+  /** Run the model again from the current facts, e.g. after a provider error. */
+  async retry(): Promise<void> {
+    if (this.#running) return;
+    await this.#run(() => this.#agent.prompt([]));
+  }
+
+  /** Abort the run; the partial reply is kept and marked aborted. */
+  stop(): void {
+    this.#agent.abort();
+  }
+
+  /**
+   * Deliver a hand-made message. Idle: append it (no model call) or append it and run a turn. During a
+   * run: steer or follow up through the Agent's queues. Next turn: hold it for the next prompt.
+   */
+  async inject(message: AgentMessage, delivery: Delivery): Promise<void> {
+    switch (delivery) {
+      case "append":
+        if (this.#running) {
+          this.#notice = "A run is active: inject with Steer or Follow-up, or wait for it to finish.";
+          return;
+        }
+        await this.#whileIdle(() => this.#append([message]));
+        return;
+      case "appendAndRun":
+        if (this.#running) {
+          this.queues.steer(message);
+          return;
+        }
+        await this.#run(() => this.#agent.prompt(message));
+        return;
+      case "steer":
+      case "followUp":
+        if (!this.#running) {
+          await this.inject(message, "appendAndRun");
+          return;
+        }
+        if (delivery === "steer") this.queues.steer(message);
+        else this.queues.followUp(message);
+        return;
+      case "nextTurn":
+        await this.#saveSettings({ ...this.#settings, nextTurn: [...this.#settings.nextTurn, message] });
+        return;
+    }
+  }
+
+  /** Record a bash execution typed as `!command` (or `!!command`). During a run it waits for the run to end. */
+  async recordBash(message: AgentMessage): Promise<void> {
+    if (this.#running) {
+      this.#heldBash.push(message);
+      return;
+    }
+    await this.#whileIdle(() => this.#append([message]));
+  }
+
+  // --- approvals -----------------------------------------------------------------------------------
+
+  /** Decide an approval request. A gated tool call waiting on it continues (or is blocked) at once. */
+  async decide(factIndex: number, status: ApprovalDecision, reason?: string): Promise<void> {
+    const fact = this.#facts[factIndex];
+    if (fact?.role !== "approval_request" || fact.status !== "pending") return;
+    const waiter = fact.toolCallId ? this.#waiting.get(fact.toolCallId) : undefined;
+    if (waiter) {
+      waiter(reason ? { status, reason } : { status });
+      return;
+    }
+    if (this.#runningElsewhere) {
+      this.#notice = "This session is running in another tab; decide there.";
+      return;
+    }
+    const apply = () => {
+      const index = this.#facts.indexOf(fact);
+      if (index !== -1) this.#replaceFact(index, decided(fact, status, reason));
+    };
+    if (this.#running) apply();
+    else await this.#whileIdle(apply);
+  }
+
+  async #gateToolCall(
+    context: BeforeToolCallContext,
+    signal?: AbortSignal,
+  ): Promise<BeforeToolCallResult | undefined> {
+    const { toolCall } = context;
+    if (!this.#settings.toolApprovals[toolCall.name]) return undefined;
+    const request = createApprovalRequest({
+      action: `Run ${toolCall.name}`,
+      subject: JSON.stringify(context.args),
+      toolCallId: toolCall.id,
+      toolName: toolCall.name,
+      toolArgs: context.args,
+    });
+    // The request is a fact of this run: in the Agent's transcript, in the loop's copy, and stored.
+    context.context.messages.push(request);
+    this.#agent.state.messages.push(request);
+    this.#commit();
+
+    const decision = await new Promise<{ status: ApprovalDecision; reason?: string }>((resolve) => {
+      const onAbort = () =>
+        resolve({ status: "rejected", reason: "the run was stopped before anyone decided" });
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#waiting.set(toolCall.id, (value) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(value);
+      });
+    });
+    this.#waiting.delete(toolCall.id);
+    const index = this.#agent.state.messages.indexOf(request);
+    if (index !== -1) this.#replaceFact(index, decided(request, decision.status, decision.reason));
+    if (decision.status === "approved") return undefined;
+    return { block: true, reason: rejectionText(toolCall.name, decision.reason) };
+  }
+
+  // --- settings ------------------------------------------------------------------------------------
+
+  async setPolicy(role: PolicyRole, visibility: Visibility): Promise<void> {
+    const context = {
+      ...this.#settings.context,
+      policies: { ...this.#settings.context.policies, [role]: visibility },
+    };
+    await this.#saveSettings({ ...this.#settings, context });
+  }
+
+  async setApplyCompaction(apply: boolean): Promise<void> {
+    await this.#saveSettings({
+      ...this.#settings,
+      context: { ...this.#settings.context, applyCompaction: apply },
+    });
+  }
+
+  async setToolApproval(toolName: string, required: boolean): Promise<void> {
+    await this.#saveSettings({
+      ...this.#settings,
+      toolApprovals: { ...this.#settings.toolApprovals, [toolName]: required },
+    });
+  }
+
+  async setModel(info: ModelInfo): Promise<void> {
+    const thinkingLevel = thinkingLevelFor(info, this.#settings.thinkingLevel);
+    this.#agent.state.model = modelFromInfo(info);
+    this.#agent.state.thinkingLevel = thinkingLevel;
+    await this.#saveSettings({
+      ...this.#settings,
+      model: { provider: info.provider, id: info.id },
+      thinkingLevel,
+    });
+  }
+
+  async setThinkingLevel(level: ThinkingLevel): Promise<void> {
+    this.#agent.state.thinkingLevel = level;
+    await this.#saveSettings({ ...this.#settings, thinkingLevel: level });
+  }
+
+  /** The catalog loaded after the session opened: give the Agent the full model record. */
+  refreshModel(): void {
+    const info = this.#deps.catalog.find(this.#settings.model);
+    if (info) this.#agent.state.model = modelFromInfo(info);
+  }
+
+  /**
+   * Change the system prompt. pi keeps it in the transcript as the leading system message, so this
+   * replaces that fact; the model reads the new prompt on its next request.
+   */
+  async setSystemPrompt(prompt: string): Promise<void> {
+    if (this.#running) {
+      this.#notice = "The system prompt can be changed when no run is active.";
+      return;
+    }
+    await this.#whileIdle(() => {
+      const first = this.#facts[0];
+      if (first?.role === "system") this.#replaceFact(0, { ...first, content: prompt });
+      else this.#notice = "This session does not start with a system message, so it has no prompt to edit.";
+    });
+  }
+
+  // --- storage and other tabs ----------------------------------------------------------------------
+
+  /** Write whatever is pending now (the "Retry saving" action). */
+  saveNow(): Promise<void> {
+    return this.#writer.flush();
+  }
+
+  /** Another tab wrote to this session: read what it wrote. */
+  async applyRemoteWrite(appended: readonly number[], replaced: readonly number[]): Promise<void> {
+    if (this.#closed || this.#running) return;
+    const incoming = appended.filter((seq) => !this.#writer.hasSeq(seq));
+    if (incoming.length > 0) {
+      const since = Math.min(...incoming) - 1;
+      const { records, warnings } = await this.#deps.store.loadMessagesSince(this.id, since);
+      const fresh = records.filter((record) => !this.#writer.hasSeq(record.seq));
+      if (fresh.length > 0) {
+        const saved = this.#writer.savedCount;
+        const facts = [
+          ...this.#facts.slice(0, saved),
+          ...fresh.map((record) => record.message),
+          ...this.#facts.slice(saved),
+        ];
+        this.#writer.adoptStored(fresh.map((record) => record.seq));
+        this.#setFacts(facts);
+      }
+      if (warnings.length > 0) this.#warnings = [...this.#warnings, ...warnings];
+    }
+    for (const seq of replaced) {
+      const record = await this.#deps.store.readMessage(this.id, seq);
+      if (!record) continue;
+      for (let index = 0; index < this.#writer.savedCount; index++) {
+        if (this.#writer.seqAt(index) === seq) {
+          const facts = this.#facts.slice();
+          facts[index] = record.message;
+          this.#setFacts(facts);
+        }
+      }
+    }
+  }
+
+  /** Another tab changed this session's settings or title. */
+  async applyRemoteMeta(): Promise<void> {
+    const meta = await this.#deps.store.getMeta(this.id);
+    if (!meta || this.#closed) return;
+    this.#meta = meta;
+    this.#settings = meta.settings;
+    this.refreshModel();
+    this.#agent.state.thinkingLevel = meta.settings.thinkingLevel;
+  }
+
+  setRunningElsewhere(running: boolean): void {
+    this.#runningElsewhere = running;
+  }
+
+  /** Title and settings changed through the sessions list. */
+  adoptMeta(meta: SessionMeta): void {
+    this.#meta = meta;
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#agent.abort();
+    this.#unsubscribe();
+    void this.#writer.flush().finally(() => this.#writer.close());
+  }
+
+  // --- internals -----------------------------------------------------------------------------------
+
+  async #run(start: () => Promise<void>): Promise<void> {
+    if (this.#running) return;
+    if (this.#runningElsewhere) {
+      this.#notice =
+        "This session is running in another tab. Wait for it to finish, or open another session.";
+      return;
+    }
+    this.#running = true;
+    this.#notice = undefined;
+    try {
+      const outcome = await this.#deps.locks.tryExclusive(this.id, async () => {
+        this.#deps.channel.post({ type: "running", sessionId: this.id, running: true });
+        try {
+          await this.#catchUp();
+          await start();
+        } finally {
+          this.#deps.channel.post({ type: "running", sessionId: this.id, running: false });
+        }
+      });
+      if (!outcome.acquired) {
+        this.#runningElsewhere = true;
+        this.#notice =
+          "This session is running in another tab. Wait for it to finish, or open another session.";
+      }
+    } catch (error) {
+      this.#notice = `The run could not start: ${(error as Error).message}`;
+    } finally {
+      this.#running = false;
+      this.#streaming = undefined;
+      this.#loopMessages = undefined;
+      if (this.#heldBash.length > 0) {
+        const held = this.#heldBash;
+        this.#heldBash = [];
+        this.#append(held);
+      }
+    }
+  }
+
+  /** Idle changes take the session's lock too, so two tabs never interleave writes into one session. */
+  async #whileIdle(change: () => void | Promise<void>): Promise<void> {
+    const outcome = await this.#deps.locks.tryExclusive(this.id, async () => {
+      await this.#catchUp();
+      await change();
+      await this.#writer.flush();
+    });
+    if (!outcome.acquired) {
+      this.#runningElsewhere = true;
+      this.#notice = "This session is busy in another tab; try again when it is done.";
+    }
+  }
+
+  /** Before writing, read anything another tab stored since we last looked. */
+  async #catchUp(): Promise<void> {
+    if (this.#writer.savedCount === 0) return;
+    const { records } = await this.#deps.store.loadMessagesSince(this.id, this.#writer.maxSeq);
+    const fresh = records.filter((record) => !this.#writer.hasSeq(record.seq));
+    if (fresh.length === 0) return;
+    const saved = this.#writer.savedCount;
+    this.#writer.adoptStored(fresh.map((record) => record.seq));
+    this.#setFacts([
+      ...this.#facts.slice(0, saved),
+      ...fresh.map((record) => record.message),
+      ...this.#facts.slice(saved),
+    ]);
+  }
+
+  #onEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case "message_start":
+        this.queues.delivered(event.message);
+        if (event.message.role === "assistant") this.#streaming = snapshot(event.message);
+        return;
+      case "message_update":
+        if (event.message.role === "assistant") {
+          this.#streaming = snapshot(event.message);
+          this.#saveInflight(event.message, false);
+        }
+        return;
+      case "message_end":
+        if (event.message.role === "assistant") {
+          this.#streaming = undefined;
+          void this.#deps.store.clearInflight(this.id).catch(() => undefined);
+        }
+        this.#commit();
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Keep the streaming reply on disk every so often, so a crash or reload mid-run keeps its text. */
+  #saveInflight(message: AgentMessage, force: boolean): void {
+    const now = Date.now();
+    if (!force && now - this.#inflightSavedAt < INFLIGHT_SAVE_INTERVAL_MS) return;
+    this.#inflightSavedAt = now;
+    void this.#deps.store.saveInflight(this.id, snapshot(message as AssistantMessage)).catch(() => undefined);
+  }
+
+  /** Save the streaming reply right away (the page is being hidden or unloaded). */
+  saveStreamingNow(): void {
+    if (this.#streaming) this.#saveInflight(this.#streaming, true);
+  }
+
+  #append(messages: AgentMessage[]): void {
+    this.#agent.state.messages = [...this.#agent.state.messages, ...messages];
+    this.#commit();
+  }
+
+  /** Take a new snapshot of the Agent's transcript and store what is new. */
+  #commit(): void {
+    this.#facts = this.#agent.state.messages.slice();
+    this.#writer.schedule();
+  }
+
+  #setFacts(facts: AgentMessage[]): void {
+    this.#agent.state.messages = facts;
+    this.#facts = facts.slice();
+  }
+
+  #replaceFact(index: number, next: AgentMessage): void {
+    const previous = this.#agent.state.messages[index];
+    const messages = this.#agent.state.messages.slice();
+    messages[index] = next;
+    this.#agent.state.messages = messages;
+    if (previous && this.#loopMessages) {
+      const loopIndex = this.#loopMessages.indexOf(previous);
+      if (loopIndex !== -1) this.#loopMessages[loopIndex] = next;
+    }
+    this.#facts = messages.slice();
+    this.#writer.markChanged(index);
+  }
+
+  async #saveSettings(settings: SessionSettings): Promise<void> {
+    this.#settings = settings;
+    try {
+      this.#meta = await this.#deps.store.updateMeta(this.id, { settings });
+      this.#deps.channel.post({ type: "meta", sessionId: this.id });
+    } catch (error) {
+      this.#notice = `The setting applies now but was not saved: ${(error as Error).message}`;
+    }
+  }
+}
+
+function decided(
+  fact: ApprovalRequestMessage,
+  status: ApprovalDecision,
+  reason?: string,
+): ApprovalRequestMessage {
+  return { ...fact, status, decidedAt: Date.now(), ...(reason ? { reason } : {}) };
+}
+
+/** A copy whose content blocks are new objects: the proxy stream mutates its partial message in place. */
+function snapshot(message: AssistantMessage): AssistantMessage {
+  return { ...message, content: message.content.map((block) => ({ ...block })) };
+}

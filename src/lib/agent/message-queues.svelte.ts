@@ -1,0 +1,65 @@
+import type { Agent, AgentMessage } from "@earendil-works/pi-agent-core";
+
+export type RunQueue = "steering" | "followUp";
+
+/**
+ * A visible mirror of the Agent's steering and follow-up queues. The Agent only lets us peek at what it
+ * will deliver next, so we keep the lists ourselves, match deliveries by object identity (the Agent
+ * emits the very object it was given), and rebuild its queue when one item is removed.
+ */
+export class MessageQueues {
+  readonly #agent: Agent;
+  #steering = $state.raw<AgentMessage[]>([]);
+  #followUp = $state.raw<AgentMessage[]>([]);
+
+  constructor(agent: Agent) {
+    this.#agent = agent;
+  }
+
+  get steering(): readonly AgentMessage[] {
+    return this.#steering;
+  }
+  get followUps(): readonly AgentMessage[] {
+    return this.#followUp;
+  }
+  get size(): number {
+    return this.#steering.length + this.#followUp.length;
+  }
+
+  /** Delivered after the current turn's tool calls finish. */
+  steer(message: AgentMessage): void {
+    this.#agent.steer(message);
+    this.#steering = [...this.#steering, message];
+  }
+
+  /** Delivered only when the agent would otherwise stop. */
+  followUp(message: AgentMessage): void {
+    this.#agent.followUp(message);
+    this.#followUp = [...this.#followUp, message];
+  }
+
+  /** The Agent started delivering `message`: it leaves its queue. */
+  delivered(message: AgentMessage): void {
+    if (this.#steering.includes(message)) this.#steering = this.#steering.filter((item) => item !== message);
+    else if (this.#followUp.includes(message))
+      this.#followUp = this.#followUp.filter((item) => item !== message);
+  }
+
+  remove(queue: RunQueue, index: number): void {
+    if (queue === "steering") {
+      this.#steering = this.#steering.filter((_, position) => position !== index);
+      this.#agent.clearSteeringQueue();
+      for (const message of this.#steering) this.#agent.steer(message);
+    } else {
+      this.#followUp = this.#followUp.filter((_, position) => position !== index);
+      this.#agent.clearFollowUpQueue();
+      for (const message of this.#followUp) this.#agent.followUp(message);
+    }
+  }
+
+  clear(): void {
+    this.#agent.clearAllQueues();
+    this.#steering = [];
+    this.#followUp = [];
+  }
+}

@@ -1,0 +1,33 @@
+/** Small formatting helpers shared by the chat and the inspector. */
+
+export function formatTokens(count: number): string {
+  return count >= 10_000 ? `${(count / 1000).toFixed(1)}k` : count.toLocaleString("en-US");
+}
+
+export function formatCost(dollars: number): string {
+  if (dollars === 0) return "$0";
+  if (dollars < 0.01) return `$${dollars.toFixed(4)}`;
+  return `$${dollars.toFixed(2)}`;
+}
+
+export function formatTime(timestamp: number): string {
+  if (!timestamp) return "";
+  return new Date(timestamp).toLocaleTimeString("en-GB", {
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
+}
+
+export function formatDateTime(timestamp: number): string {
+  if (!timestamp) return "";
+  return new Date(timestamp).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+}
+
+export function formatJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? "undefined";
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,223 @@
+import { createContext } from "svelte";
+import { ChatSession, type SessionDeps } from "../agent/chat-session.svelte.ts";
+import { ProxyToken } from "../agent/proxy-stream.ts";
+import { ModelCatalog } from "../models/model-catalog.svelte.ts";
+import { IdbSessionStore } from "../storage/idb-store.ts";
+import { MemorySessionStore } from "../storage/memory-store.ts";
+import type { SessionMeta, SessionSettings } from "../storage/records.ts";
+import type { SessionStore } from "../storage/session-store.ts";
+import { SessionLocks, TabChannel, type SyncMessage } from "../storage/tab-sync.ts";
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+
+const CURRENT_KEY = "pi-playground:current-session";
+export const UNDO_DELETE_MS = 6_000;
+
+export interface PendingDelete {
+  meta: SessionMeta;
+  expiresAt: number;
+}
+
+/**
+ * The playground around the sessions: storage, the model catalog, the session list and the session
+ * that is open. Shared with components through context, never as a module singleton.
+ */
+export class Workspace {
+  readonly catalog = new ModelCatalog();
+  readonly origin: string;
+  readonly #deps: SessionDeps;
+  readonly #channel: TabChannel;
+
+  #sessions = $state.raw<SessionMeta[]>([]);
+  #current = $state.raw<ChatSession | undefined>(undefined);
+  #storageWarning = $state<string | undefined>(undefined);
+  #listWarnings = $state.raw<string[]>([]);
+  #pendingDelete = $state.raw<PendingDelete | undefined>(undefined);
+  #deleteTimer: ReturnType<typeof setTimeout> | undefined;
+
+  private constructor(origin: string, store: SessionStore, storageWarning: string | undefined) {
+    this.origin = origin;
+    this.#channel = new TabChannel();
+    this.#deps = {
+      store,
+      catalog: this.catalog,
+      proxyUrl: origin,
+      token: new ProxyToken(origin),
+      channel: this.#channel,
+      locks: new SessionLocks(),
+    };
+    this.#storageWarning = storageWarning;
+    this.#channel.subscribe((message) => void this.#onSync(message));
+  }
+
+  /** Open storage (falling back to memory when IndexedDB is unavailable) and the last session. */
+  static async start(origin: string): Promise<Workspace> {
+    let store: SessionStore;
+    let warning: string | undefined;
+    try {
+      store = await IdbSessionStore.open();
+    } catch (error) {
+      store = new MemorySessionStore();
+      warning = `Sessions are kept in memory only and will be lost on reload: ${(error as Error).message}`;
+    }
+    const workspace = new Workspace(origin, store, warning);
+    const catalogLoaded = workspace.catalog.load(origin).then(() => workspace.#current?.refreshModel());
+    await workspace.refreshList();
+    const requested = readCurrentId();
+    const known = workspace.#sessions.find((meta) => meta.id === requested) ?? workspace.#sessions[0];
+    if (known) await workspace.openSession(known.id);
+    if (!workspace.#current) await workspace.newSession();
+    void catalogLoaded;
+    return workspace;
+  }
+
+  get store(): SessionStore {
+    return this.#deps.store;
+  }
+  get sessions(): readonly SessionMeta[] {
+    return this.#pendingDelete
+      ? this.#sessions.filter((meta) => meta.id !== this.#pendingDelete?.meta.id)
+      : this.#sessions;
+  }
+  get current(): ChatSession | undefined {
+    return this.#current;
+  }
+  get storageWarning(): string | undefined {
+    return this.#storageWarning;
+  }
+  get listWarnings(): readonly string[] {
+    return this.#listWarnings;
+  }
+  get pendingDelete(): PendingDelete | undefined {
+    return this.#pendingDelete;
+  }
+
+  async refreshList(): Promise<void> {
+    try {
+      const { sessions, warnings } = await this.#deps.store.listSessions();
+      this.#sessions = sessions;
+      this.#listWarnings = warnings;
+    } catch (error) {
+      this.#listWarnings = [`The session list could not be read: ${(error as Error).message}`];
+    }
+  }
+
+  async newSession(
+    init: { title?: string; facts?: AgentMessage[]; settings?: SessionSettings } = {},
+  ): Promise<ChatSession> {
+    const session = await ChatSession.create(this.#deps, init);
+    this.#switchTo(session);
+    await this.refreshList();
+    return session;
+  }
+
+  async openSession(id: string): Promise<void> {
+    if (this.#current?.id === id) return;
+    try {
+      const session = await ChatSession.open(this.#deps, id);
+      if (session) this.#switchTo(session);
+    } catch (error) {
+      this.#storageWarning = (error as Error).message;
+    }
+  }
+
+  /** Hide the session at once and delete it for good only when the undo window has passed. */
+  deleteSession(id: string): void {
+    const meta = this.#sessions.find((candidate) => candidate.id === id);
+    if (!meta) return;
+    this.#commitPendingDelete();
+    this.#pendingDelete = { meta, expiresAt: Date.now() + UNDO_DELETE_MS };
+    this.#deleteTimer = setTimeout(() => this.#commitPendingDelete(), UNDO_DELETE_MS);
+    if (this.#current?.id === id) {
+      const next = this.sessions[0];
+      if (next) void this.openSession(next.id);
+      else void this.newSession();
+    }
+  }
+
+  undoDelete(): void {
+    clearTimeout(this.#deleteTimer);
+    const pending = this.#pendingDelete;
+    this.#pendingDelete = undefined;
+    if (pending && !this.#current) void this.openSession(pending.meta.id);
+  }
+
+  #commitPendingDelete(): void {
+    clearTimeout(this.#deleteTimer);
+    const pending = this.#pendingDelete;
+    if (!pending) return;
+    this.#pendingDelete = undefined;
+    void this.#deps.store
+      .deleteSession(pending.meta.id)
+      .then(() => {
+        this.#channel.post({ type: "sessions" });
+        return this.refreshList();
+      })
+      .catch((error: unknown) => {
+        this.#storageWarning = `The session could not be deleted: ${(error as Error).message}`;
+      });
+  }
+
+  async renameSession(id: string, title: string): Promise<void> {
+    const trimmed = title.trim();
+    if (!trimmed) return;
+    try {
+      const meta = await this.#deps.store.updateMeta(id, { title: trimmed, titleIsCustom: true });
+      if (this.#current?.id === id) this.#current.adoptMeta(meta);
+      this.#channel.post({ type: "meta", sessionId: id });
+      await this.refreshList();
+    } catch (error) {
+      this.#storageWarning = `The session could not be renamed: ${(error as Error).message}`;
+    }
+  }
+
+  /** Save the streaming reply before the page goes away. */
+  onPageHide(): void {
+    this.#current?.saveStreamingNow();
+  }
+
+  #switchTo(session: ChatSession): void {
+    const previous = this.#current;
+    this.#current = session;
+    if (previous && previous !== session) previous.close();
+    writeCurrentId(session.id);
+  }
+
+  async #onSync(message: SyncMessage): Promise<void> {
+    const current = this.#current;
+    switch (message.type) {
+      case "written":
+        if (current?.id === message.sessionId)
+          await current.applyRemoteWrite(message.appended, message.replaced);
+        await this.refreshList();
+        return;
+      case "meta":
+        if (current?.id === message.sessionId) await current.applyRemoteMeta();
+        await this.refreshList();
+        return;
+      case "running":
+        if (current?.id === message.sessionId) current.setRunningElsewhere(message.running);
+        return;
+      case "sessions":
+        await this.refreshList();
+        return;
+    }
+  }
+}
+
+function readCurrentId(): string | undefined {
+  try {
+    return localStorage.getItem(CURRENT_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCurrentId(id: string): void {
+  try {
+    localStorage.setItem(CURRENT_KEY, id);
+  } catch {
+    // Without localStorage the playground simply opens the most recent session next time.
+  }
+}
+
+export const [getWorkspace, setWorkspace] = createContext<Workspace>();

@@ -1,0 +1,212 @@
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
+import type { Usage } from "@earendil-works/pi-ai";
+import type { SessionResponse } from "../shared/api-types.ts";
+import { HttpError, readBody, sendError, sendJson } from "./http-utils.ts";
+import type { ModelRegistry } from "./model-registry.ts";
+import { isTerminal, sseFrame, toProxyEvent } from "./proxy-events.ts";
+import { checkOrigin, checkToken } from "./request-guard.ts";
+import { parseStreamRequest } from "./stream-request.ts";
+import { describeUpstreamError } from "./upstream-errors.ts";
+
+export interface ApiOptions {
+  registry: ModelRegistry;
+  /** Per-start secret the page must present on `/api/stream`. */
+  token: string;
+  /** Host names this server answers to (see request-guard). */
+  hostnames: readonly string[];
+  maxBodyBytes: number;
+  maxConcurrentStreams: number;
+  /** Abort an upstream that sends nothing for this long, and tell the client why. */
+  upstreamIdleTimeoutMs: number;
+  /** Interval of SSE comment lines that keep idle connections open through proxies. */
+  keepAliveMs: number;
+  log: (line: string) => void;
+}
+
+export type ApiHandler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
+
+export const DEFAULT_LIMITS = {
+  maxBodyBytes: 20 * 1024 * 1024,
+  maxConcurrentStreams: 4,
+  upstreamIdleTimeoutMs: 120_000,
+  keepAliveMs: 15_000,
+} as const;
+
+export function createToken(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+const ROUTES: Record<string, string> = {
+  "/api/session": "GET",
+  "/api/models": "GET",
+  "/api/stream": "POST",
+};
+
+/**
+ * The proxy as a plain Node request handler, so Vite's dev and preview servers or any Node server can
+ * host it. Requests outside `/api/` are passed to `next`.
+ */
+export function createApiHandler(options: ApiOptions): ApiHandler {
+  let activeStreams = 0;
+
+  async function route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const method = ROUTES[path];
+    if (!method) throw new HttpError(404, `No such API endpoint: ${path}`);
+    const refused = checkOrigin(req, { hostnames: options.hostnames });
+    if (refused) throw refused;
+    if (req.method !== method) throw new HttpError(405, `${path} accepts ${method} only.`, { Allow: method });
+
+    if (path === "/api/session") {
+      const body: SessionResponse = { token: options.token, maxBodyBytes: options.maxBodyBytes };
+      sendJson(res, 200, body);
+      return;
+    }
+    if (path === "/api/models") {
+      sendJson(res, 200, await options.registry.list());
+      return;
+    }
+    const unauthorized = checkToken(req, options.token);
+    if (unauthorized) throw unauthorized;
+    if (activeStreams >= options.maxConcurrentStreams) {
+      throw new HttpError(
+        429,
+        `Too many streams at once: this proxy serves ${options.maxConcurrentStreams} concurrently. Wait for a reply to finish, then retry.`,
+        { "Retry-After": "1" },
+      );
+    }
+    activeStreams++;
+    try {
+      await stream(req, res);
+    } finally {
+      activeStreams--;
+    }
+  }
+
+  async function stream(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const request = parseStreamRequest(await readBody(req, options.maxBodyBytes));
+    const model = options.registry.resolve(request.provider, request.modelId);
+    if (!model) {
+      throw new HttpError(
+        400,
+        `Unknown model: ${request.provider}/${request.modelId} is not served by this proxy.`,
+      );
+    }
+
+    const upstream = new AbortController();
+    let finished = false;
+    res.on("close", () => {
+      if (!finished) upstream.abort();
+    });
+    res.writeHead(200, {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      Connection: "keep-alive",
+      "X-Accel-Buffering": "no",
+    });
+    res.flushHeaders();
+
+    const write = async (event: ProxyAssistantMessageEvent): Promise<void> => {
+      if (res.destroyed) return;
+      if (!res.write(sseFrame(event))) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off("drain", done);
+            res.off("close", done);
+            resolve();
+          };
+          res.on("drain", done);
+          res.on("close", done);
+        });
+      }
+    };
+    const fail = (reason: "error" | "aborted", errorMessage: string) =>
+      write({ type: "error", reason, errorMessage, usage: emptyUsage() });
+
+    const keepAlive = setInterval(() => {
+      if (!res.destroyed) res.write(": keepalive\n\n");
+    }, options.keepAliveMs);
+    let stalled = false;
+    let idleTimer: NodeJS.Timeout | undefined;
+    const armIdleTimer = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        stalled = true;
+        upstream.abort();
+      }, options.upstreamIdleTimeoutMs);
+    };
+
+    try {
+      const missing = await options.registry.missingCredentials(model.provider);
+      if (missing) {
+        await fail("error", missing);
+        return;
+      }
+      armIdleTimer();
+      const events = options.registry.models.streamSimple(
+        model,
+        { messages: request.messages },
+        { ...request.options, signal: upstream.signal },
+      );
+      let sawTerminal = false;
+      for await (const event of events) {
+        armIdleTimer();
+        let proxyEvent = toProxyEvent(event);
+        if (proxyEvent.type === "error") {
+          const idle = `The provider sent nothing for ${Math.round(options.upstreamIdleTimeoutMs / 1000)} s, so the proxy gave up on it.`;
+          proxyEvent = {
+            ...proxyEvent,
+            reason: stalled ? "error" : proxyEvent.reason,
+            errorMessage: stalled
+              ? idle
+              : proxyEvent.reason === "aborted"
+                ? (proxyEvent.errorMessage ?? "Request was aborted")
+                : describeUpstreamError(proxyEvent.errorMessage, model.provider, model.baseUrl),
+          };
+        }
+        await write(proxyEvent);
+        if (isTerminal(proxyEvent)) {
+          sawTerminal = true;
+          break;
+        }
+      }
+      if (!sawTerminal) await fail("error", "The provider's stream ended without a final event.");
+    } catch (error) {
+      await fail("error", `The proxy failed while streaming: ${(error as Error).message}`);
+    } finally {
+      finished = true;
+      clearInterval(keepAlive);
+      clearTimeout(idleTimer);
+      res.end();
+    }
+  }
+
+  return (req, res, next) => {
+    const path = new URL(req.url ?? "/", "http://placeholder").pathname;
+    if (path !== "/api" && !path.startsWith("/api/")) {
+      if (next) next();
+      else sendError(res, new HttpError(404, "Not found"));
+      return;
+    }
+    route(req, res, path).catch((error: unknown) => {
+      if (error instanceof HttpError) {
+        sendError(res, error);
+        return;
+      }
+      options.log(`api error on ${req.method} ${path}: ${(error as Error).stack ?? String(error)}`);
+      sendError(res, new HttpError(500, `Internal proxy error: ${(error as Error).message}`));
+    });
+  };
+}
+
+function emptyUsage(): Usage {
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+}

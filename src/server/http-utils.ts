@@ -1,0 +1,84 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ApiErrorBody } from "../shared/api-types.ts";
+
+/** An error that already knows the HTTP status and the message a person should read. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(payload),
+    "Cache-Control": "no-store",
+    ...headers,
+  });
+  res.end(payload);
+}
+
+export function sendError(res: ServerResponse, error: HttpError): void {
+  const body: ApiErrorBody = { error: error.message };
+  sendJson(res, error.status, body, error.headers);
+}
+
+/**
+ * Read a request body as text, refusing anything over `limit` bytes with 413 before buffering it:
+ * a declared Content-Length over the limit is refused at once, a chunked body as soon as it crosses it.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    return Promise.reject(tooLarge(limit));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on("data", (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > limit) {
+        failed = true;
+        chunks.length = 0;
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (!failed) resolve(Buffer.concat(chunks).toString("utf8"));
+    });
+    req.on("error", (error) => {
+      if (!failed) reject(new HttpError(400, `Could not read the request body: ${error.message}`));
+    });
+  });
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `Request body is larger than the proxy's limit of ${formatBytes(limit)}.`);
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024)
+    return `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(bytes % 1024 === 0 ? 0 : 1)} kB`;
+  return `${bytes} bytes`;
+}

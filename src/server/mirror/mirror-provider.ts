@@ -1,0 +1,113 @@
+import {
+  createFauxCore,
+  createProvider,
+  fauxAssistantMessage,
+  type FauxModelDefinition,
+  type Provider,
+  type ProviderStreams,
+} from "@earendil-works/pi-ai";
+import { mirrorReply } from "./mirror-reply.ts";
+
+export const MIRROR_PROVIDER_ID = "mirror";
+const MIRROR_API = "mirror";
+
+/** ~75 four-character tokens per second: ~300 characters/s, slow enough to watch, fast enough to use. */
+const PACED_TOKENS_PER_SECOND = 75;
+/** Long replies ("show context" on a big session) stream eight times faster so they end in seconds, not minutes. */
+const LONG_REPLY_TOKENS_PER_SECOND = 600;
+const LONG_REPLY_CHARS = 1_500;
+
+const FREE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+
+const PACED_MODELS: FauxModelDefinition[] = [
+  {
+    id: "mirror",
+    name: "Mirror (offline)",
+    reasoning: false,
+    input: ["text", "image"],
+    cost: FREE,
+    contextWindow: 1_000_000,
+    maxTokens: 65_536,
+  },
+  {
+    id: "mirror-thinking",
+    name: "Mirror with thinking (offline)",
+    reasoning: true,
+    input: ["text", "image"],
+    cost: FREE,
+    contextWindow: 1_000_000,
+    maxTokens: 65_536,
+  },
+];
+
+/** Same answers without pacing: for quick checks and for measuring the proxy itself. */
+const INSTANT_MODELS: FauxModelDefinition[] = [
+  {
+    id: "mirror-instant",
+    name: "Mirror, unpaced (offline)",
+    reasoning: false,
+    input: ["text", "image"],
+    cost: FREE,
+    contextWindow: 1_000_000,
+    maxTokens: 65_536,
+  },
+];
+
+/**
+ * The offline models, built on pi-ai's faux provider. Every request computes its reply from the context it
+ * received, queues it and starts its stream in the same synchronous step, so concurrent requests cannot
+ * take each other's reply.
+ * Token size is fixed at one token (four characters) so the chunking, and therefore the stream, is
+ * deterministic.
+ */
+export function createMirrorProvider(): Provider {
+  const paced = createFauxCore({
+    api: MIRROR_API,
+    provider: MIRROR_PROVIDER_ID,
+    models: PACED_MODELS,
+    tokensPerSecond: PACED_TOKENS_PER_SECOND,
+    tokenSize: { min: 1, max: 1 },
+  });
+  const fast = createFauxCore({
+    api: MIRROR_API,
+    provider: MIRROR_PROVIDER_ID,
+    models: PACED_MODELS,
+    tokensPerSecond: LONG_REPLY_TOKENS_PER_SECOND,
+    tokenSize: { min: 1, max: 1 },
+  });
+  const instant = createFauxCore({
+    api: MIRROR_API,
+    provider: MIRROR_PROVIDER_ID,
+    models: INSTANT_MODELS,
+    tokenSize: { min: 1, max: 1 },
+  });
+
+  const streamFor = (modelId: string) =>
+    INSTANT_MODELS.some((model) => model.id === modelId) ? instant : paced;
+
+  const streams: ProviderStreams = {
+    streamSimple(model, context, options) {
+      const core = streamFor(model.id);
+      core.appendResponses([
+        (requestContext) => {
+          const turn = mirrorReply(requestContext.messages, {
+            thinking: model.reasoning && options?.reasoning !== undefined,
+          });
+          return fauxAssistantMessage(turn.content, { stopReason: turn.stopReason });
+        },
+      ]);
+      return core.streamSimple(model, context, options);
+    },
+    stream(model, context, options) {
+      return streams.streamSimple(model, context, options);
+    },
+  };
+
+  return createProvider({
+    id: MIRROR_PROVIDER_ID,
+    name: "Offline mirror",
+    auth: { apiKey: { name: "Offline mirror (no key needed)", resolve: async () => ({ auth: {} }) } },
+    models: [...paced.models, ...instant.models],
+    api: streams,
+  });
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { HttpError } from "./http-utils.ts";
+import { parseStreamRequest } from "./stream-request.ts";
+
+const valid = {
+  model: { provider: "mirror", id: "mirror", baseUrl: "http://evil.example", headers: { "x-evil": "1" } },
+  context: { messages: [{ role: "user", content: "hi", timestamp: 1 }] },
+  options: {
+    temperature: 0.2,
+    maxTokens: 100,
+    reasoning: "high",
+    headers: { Authorization: "steal" },
+    apiKey: "nope",
+  },
+};
+
+function statusOf(run: () => unknown): number | undefined {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof HttpError ? error.status : -1;
+  }
+  return undefined;
+}
+
+describe("parseStreamRequest", () => {
+  it("keeps only the model reference and the allowed options", () => {
+    const request = parseStreamRequest(JSON.stringify(valid));
+    expect(request.provider).toBe("mirror");
+    expect(request.modelId).toBe("mirror");
+    expect(request.options).toEqual({ temperature: 0.2, maxTokens: 100, reasoning: "high" });
+    expect(JSON.stringify(request)).not.toContain("evil");
+    expect(JSON.stringify(request)).not.toContain("steal");
+  });
+
+  it.each([
+    ["malformed JSON", "{bad"],
+    ["a non-object body", "[]"],
+    ["a missing model", JSON.stringify({ context: { messages: [] } })],
+    ["a model without id", JSON.stringify({ model: { provider: "mirror" }, context: { messages: [] } })],
+    ["missing messages", JSON.stringify({ model: { provider: "mirror", id: "mirror" }, context: {} })],
+    [
+      "an unknown role",
+      JSON.stringify({
+        model: { provider: "mirror", id: "mirror" },
+        context: { messages: [{ role: "notification", text: "x" }] },
+      }),
+    ],
+    [
+      "a tool result without ids",
+      JSON.stringify({
+        model: { provider: "m", id: "m" },
+        context: { messages: [{ role: "toolResult", content: [] }] },
+      }),
+    ],
+  ])("refuses %s with 400", (_name, body) => {
+    expect(statusOf(() => parseStreamRequest(body))).toBe(400);
+  });
+
+  it("names the offending message", () => {
+    const body = JSON.stringify({
+      model: { provider: "m", id: "m" },
+      context: { messages: [{ role: "user", content: "ok" }, { role: "bash" }] },
+    });
+    expect(() => parseStreamRequest(body)).toThrow(/context\.messages\[1\]/);
+  });
+});

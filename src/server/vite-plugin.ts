@@ -1,0 +1,104 @@
+import { hostname, networkInterfaces } from "node:os";
+import type { Connect, Plugin } from "vite";
+import { createApiHandler, createToken, DEFAULT_LIMITS, type ApiHandler } from "./api-handler.ts";
+import { createModelRegistry, type ServerEnv } from "./model-registry.ts";
+import { LOOPBACK_HOSTNAMES } from "./request-guard.ts";
+
+export interface PlaygroundApiOptions {
+  /** The address the server binds to; anything but loopback is an explicit choice that deserves a warning. */
+  host: string;
+  env?: ServerEnv;
+}
+
+/**
+ * Serves the proxy API under both `vite` (dev) and `vite preview` (the built app), from the same plain
+ * Node handler. The registry is built on first use so that starting the server stays quick.
+ */
+export function playgroundApi(options: PlaygroundApiOptions): Plugin {
+  const env = options.env ?? process.env;
+  const token = createToken();
+  let handler: Promise<ApiHandler> | undefined;
+  let warned = false;
+
+  const getHandler = () => {
+    handler ??= createModelRegistry({ env, builtins: true }).then((registry) =>
+      createApiHandler({
+        registry,
+        token,
+        hostnames: allowedHostnames(options.host, env),
+        maxBodyBytes: positiveInt(env.MAX_BODY_BYTES) ?? DEFAULT_LIMITS.maxBodyBytes,
+        maxConcurrentStreams: positiveInt(env.MAX_CONCURRENT_STREAMS) ?? DEFAULT_LIMITS.maxConcurrentStreams,
+        upstreamIdleTimeoutMs:
+          positiveInt(env.UPSTREAM_IDLE_TIMEOUT_MS) ?? DEFAULT_LIMITS.upstreamIdleTimeoutMs,
+        keepAliveMs: DEFAULT_LIMITS.keepAliveMs,
+        log: (line) => console.error(`[pi-playground] ${line}`),
+      }),
+    );
+    return handler;
+  };
+
+  const middleware: Connect.NextHandleFunction = (req, res, next) => {
+    const path = req.url ?? "/";
+    if (!path.startsWith("/api/") && path !== "/api") {
+      next();
+      return;
+    }
+    getHandler().then(
+      (handle) => handle(req, res, next),
+      (error: unknown) => next(error),
+    );
+  };
+
+  const warnIfExposed = () => {
+    if (warned || isLoopback(options.host)) return;
+    warned = true;
+    console.warn(
+      `[pi-playground] WARNING: serving on ${options.host}, not only on this machine. Anyone who can reach it can open ` +
+        "the playground, and through it spend the API keys in this server's environment. Unset HOST to bind to 127.0.0.1.",
+    );
+  };
+
+  return {
+    name: "pi-playground-api",
+    configureServer(server) {
+      warnIfExposed();
+      server.middlewares.use(middleware);
+    },
+    configurePreviewServer(server) {
+      warnIfExposed();
+      server.middlewares.use(middleware);
+    },
+  };
+}
+
+function isLoopback(host: string): boolean {
+  return host === "127.0.0.1" || host === "localhost" || host === "::1" || host === "[::1]";
+}
+
+/**
+ * Loopback names always; when bound elsewhere, the names a browser may use to reach this machine,
+ * plus any listed in ALLOWED_HOSTS (comma-separated) for reverse proxies or custom DNS.
+ */
+function allowedHostnames(host: string, env: ServerEnv): string[] {
+  const names = new Set<string>(LOOPBACK_HOSTNAMES);
+  if (!isLoopback(host)) {
+    if (host === "0.0.0.0" || host === "::" || host === "true") {
+      names.add(hostname().toLowerCase());
+      for (const addresses of Object.values(networkInterfaces())) {
+        for (const address of addresses ?? [])
+          names.add(address.family === "IPv6" ? `[${address.address}]` : address.address);
+      }
+    } else {
+      names.add(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host.toLowerCase());
+    }
+  }
+  for (const extra of (env.ALLOWED_HOSTS ?? "").split(",")) {
+    if (extra.trim()) names.add(extra.trim().toLowerCase());
+  }
+  return [...names];
+}
+
+function positiveInt(value: string | undefined): number | undefined {
+  const parsed = Number(value);
+  return Number.isInteger(parsed) && parsed > 0 ? parsed : undefined;
+}

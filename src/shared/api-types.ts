@@ -1,0 +1,45 @@
+/**
+ * JSON shapes exchanged between the page and the local proxy. Kept free of runtime code so that
+ * both sides can import it without the browser pulling in server modules or the reverse.
+ */
+
+/** One model the proxy can serve, as listed by `GET /api/models`. Never carries credentials. */
+export interface ModelInfo {
+  provider: string;
+  /** Display name of the provider, used to group the picker. */
+  providerName: string;
+  id: string;
+  name: string;
+  api: string;
+  contextWindow: number;
+  maxTokens: number;
+  reasoning: boolean;
+  /** Thinking levels the model accepts, "off" included; only meaningful when `reasoning` is true. */
+  thinkingLevels: string[];
+  input: string[];
+  /** USD per million tokens, when the catalog knows it. */
+  cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  /** True for the deterministic offline models served by this process. */
+  offline: boolean;
+}
+
+export interface ModelsResponse {
+  models: ModelInfo[];
+  /** Problems a person should know about, e.g. an unreachable local OpenAI-compatible server. */
+  warnings: string[];
+}
+
+/** `GET /api/session`: what the page needs to talk to the proxy. */
+export interface SessionResponse {
+  /** Per-start random token required as the Bearer token of `/api/stream`. */
+  token: string;
+  /** Largest request body `/api/stream` accepts, in bytes. */
+  maxBodyBytes: number;
+}
+
+export interface ApiErrorBody {
+  error: string;
+}
+
+/** The model every new session starts with: the deterministic offline mirror. */
+export const DEFAULT_MODEL_REF = { provider: "mirror", id: "mirror" } as const;

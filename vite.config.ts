@@ -1,0 +1,28 @@
+/// <reference types="vitest/config" />
+import { svelte } from "@sveltejs/vite-plugin-svelte";
+import { defineConfig } from "vite";
+import { playgroundApi } from "./src/server/vite-plugin.ts";
+
+const host = process.env.HOST?.trim() || "127.0.0.1";
+const port = Number(process.env.PORT) || undefined;
+
+export default defineConfig({
+  plugins: [svelte(), playgroundApi({ host })],
+  server: { host, port: port ?? 5173 },
+  preview: { host, port: port ?? 4173, strictPort: true },
+  test: {
+    include: ["src/**/*.test.ts"],
+    environment: "node",
+  },
+  build: {
+    target: "es2022",
+    sourcemap: true,
+    rollupOptions: {
+      onwarn(warning, defaultHandler) {
+        // pi-ai's provider-env module imports node:fs on a path the browser build never runs.
+        if (warning.message.includes("externalized for browser compatibility")) return;
+        defaultHandler(warning);
+      },
+    },
+  },
+});
