@@ -164,11 +164,12 @@ describe("GET /api/session and /api/models", () => {
     const reply = await send("/api/models");
     const body = JSON.parse(reply.body) as { models: { provider: string; id: string }[]; warnings: string[] };
     const providers = new Set(body.models.map((model) => model.provider));
-    expect(body.models.filter((model) => model.provider === "mirror").map((model) => model.id).sort()).toEqual([
-      "mirror",
-      "mirror-instant",
-      "mirror-thinking",
-    ]);
+    expect(
+      body.models
+        .filter((model) => model.provider === "mirror")
+        .map((model) => model.id)
+        .sort(),
+    ).toEqual(["mirror", "mirror-instant", "mirror-thinking"]);
     expect(body.models.filter((model) => model.provider === "local").map((model) => model.id)).toContain(
       "fixture-tools",
     );

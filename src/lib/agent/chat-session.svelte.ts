@@ -1,3 +1,4 @@
+import { SvelteMap } from "svelte/reactivity";
 import {
   Agent,
   type AgentEvent,

@@ -6,7 +6,7 @@ import {
   type Provider,
   type ProviderStreams,
 } from "@earendil-works/pi-ai";
-import { mirrorReply } from "./mirror-reply.ts";
+import { mirrorReply, type MirrorBlock } from "./mirror-reply.ts";
 
 export const MIRROR_PROVIDER_ID = "mirror";
 const MIRROR_API = "mirror";
@@ -82,20 +82,17 @@ export function createMirrorProvider(): Provider {
     tokenSize: { min: 1, max: 1 },
   });
 
-  const streamFor = (modelId: string) =>
-    INSTANT_MODELS.some((model) => model.id === modelId) ? instant : paced;
-
   const streams: ProviderStreams = {
     streamSimple(model, context, options) {
-      const core = streamFor(model.id);
-      core.appendResponses([
-        (requestContext) => {
-          const turn = mirrorReply(requestContext.messages, {
-            thinking: model.reasoning && options?.reasoning !== undefined,
-          });
-          return fauxAssistantMessage(turn.content, { stopReason: turn.stopReason });
-        },
-      ]);
+      const turn = mirrorReply(context.messages, {
+        thinking: model.reasoning && options?.reasoning !== undefined,
+      });
+      const core = INSTANT_MODELS.some((candidate) => candidate.id === model.id)
+        ? instant
+        : replyLength(turn.content) > LONG_REPLY_CHARS
+          ? fast
+          : paced;
+      core.appendResponses([() => fauxAssistantMessage(turn.content, { stopReason: turn.stopReason })]);
       return core.streamSimple(model, context, options);
     },
     stream(model, context, options) {
@@ -110,4 +107,13 @@ export function createMirrorProvider(): Provider {
     models: [...paced.models, ...instant.models],
     api: streams,
   });
+}
+
+function replyLength(blocks: readonly MirrorBlock[]): number {
+  let length = 0;
+  for (const block of blocks) {
+    if (block.type === "text") length += block.text.length;
+    else if (block.type === "thinking") length += block.thinking.length;
+  }
+  return length;
 }

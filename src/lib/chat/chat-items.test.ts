@@ -1,0 +1,53 @@
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { describe, expect, it } from "vitest";
+import {
+  createCustomMessage,
+  createInjectedAssistantMessage,
+  createUserMessage,
+} from "../messages/factories.ts";
+import { canRetry, layoutChat } from "./chat-items.ts";
+
+describe("layoutChat", () => {
+  it("moves tool results into their call, leaves out display:false custom messages, keeps the rest in order", () => {
+    const call = {
+      ...createInjectedAssistantMessage("x"),
+      content: [{ type: "toolCall" as const, id: "c1", name: "calculate", arguments: {} }],
+    };
+    const result: AgentMessage = {
+      role: "toolResult",
+      toolCallId: "c1",
+      toolName: "calculate",
+      content: [],
+      isError: false,
+      timestamp: 2,
+    };
+    const orphan: AgentMessage = {
+      role: "toolResult",
+      toolCallId: "gone",
+      toolName: "calculate",
+      content: [],
+      isError: false,
+      timestamp: 3,
+    };
+    const facts: AgentMessage[] = [
+      createUserMessage("q"),
+      call,
+      result,
+      createCustomMessage("secret", "s", false),
+      orphan,
+    ];
+    const layout = layoutChat(facts);
+    expect(layout.items.map((item) => item.index)).toEqual([0, 1, 4]);
+    expect(layout.results.get("c1")).toEqual({ message: result, index: 2 });
+    expect(layout.hiddenCount).toBe(1);
+  });
+});
+
+describe("canRetry", () => {
+  it("offers Retry after a failed or aborted last reply only", () => {
+    const failed = { ...createInjectedAssistantMessage(""), stopReason: "error" as const };
+    expect(canRetry([createUserMessage("q"), failed])).toBe(true);
+    expect(canRetry([createUserMessage("q"), createInjectedAssistantMessage("fine")])).toBe(false);
+    expect(canRetry([failed, createUserMessage("q")])).toBe(false);
+  });
+});
