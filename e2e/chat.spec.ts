@@ -9,8 +9,37 @@ test("a reply from the offline mirror model streams in and names what it receive
   const early = (await streaming.textContent()) ?? "";
   await expect(lastReply(page)).toContainText("The last user message was", { timeout: 15_000 });
   const final = (await lastReply(page).textContent()) ?? "";
-  // The text was seen growing: what was visible while streaming is a strict prefix of the final answer.
+  // The text was seen growing: what was visible while streaming is shorter than the final answer.
   expect(early.length).toBeLessThan(final.length);
   await expect(lastReply(page)).toContainText("I received 2 messages: system, user.");
   await expect(lastReply(page).locator("blockquote")).toHaveText("hello");
+});
+
+test("Enter sends, Shift+Enter adds a line", async ({ page }) => {
+  await openPlayground(page);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("first line");
+  await box.press("Shift+Enter");
+  await box.pressSequentially("second line");
+  await expect(box).toHaveValue("first line\nsecond line");
+  await box.press("Enter");
+  await expect(box).toHaveValue("");
+  await expect(page.getByRole("article", { name: "Your message" })).toHaveText("first line\nsecond line");
+  await expect(lastReply(page).locator("blockquote")).toHaveText("first line\nsecond line", {
+    timeout: 15_000,
+  });
+});
+
+test("the system prompt can be read and edited, and the model receives the new one", async ({ page }) => {
+  await openPlayground(page);
+  await page.getByText("System prompt", { exact: true }).click();
+  await expect(page.getByText(/You are a helpful assistant inside pi playground/)).toBeVisible();
+  await page.getByRole("button", { name: "Edit system prompt" }).click();
+  await page.getByRole("textbox", { name: "System prompt text" }).fill("You are a pirate.");
+  await page.getByRole("button", { name: "Save system prompt" }).click();
+  await expect(page.getByText("You are a pirate.", { exact: true })).toBeVisible();
+
+  await sendMessage(page, "show context");
+  await expect(lastReply(page)).toContainText("1. system", { timeout: 15_000 });
+  await expect(lastReply(page)).toContainText("You are a pirate.");
 });

@@ -50,3 +50,33 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
 export function lastReply(page: Page) {
   return page.getByRole("article", { name: "Assistant reply", exact: true }).last();
 }
+
+export interface StoredSession {
+  messageRecords: number;
+  roles: string[];
+  inflight: number;
+}
+
+/** Read the current session's records straight from IndexedDB, as a test of what is really stored. */
+export async function readStoredSession(page: Page): Promise<StoredSession> {
+  return page.evaluate(async () => {
+    const sessionId = localStorage.getItem("pi-playground:current-session") ?? "";
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open("pi-playground");
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const tx = db.transaction(["messages", "inflight"], "readonly");
+    const range = IDBKeyRange.bound([sessionId, -1], [sessionId, Number.MAX_SAFE_INTEGER]);
+    const records = await new Promise<{ message: { role: string } }[]>((resolve) => {
+      const request = tx.objectStore("messages").getAll(range);
+      request.onsuccess = () => resolve(request.result as { message: { role: string } }[]);
+    });
+    const inflight = await new Promise<number>((resolve) => {
+      const request = tx.objectStore("inflight").count(sessionId);
+      request.onsuccess = () => resolve(request.result);
+    });
+    db.close();
+    return { messageRecords: records.length, roles: records.map((record) => record.message.role), inflight };
+  });
+}

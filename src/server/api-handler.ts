@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
 import type { Usage } from "@earendil-works/pi-ai";
@@ -95,6 +96,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     }
 
     const upstream = new AbortController();
+    // Provider SDKs attach several abort listeners per request; that is expected, not a leak.
+    setMaxListeners(50, upstream.signal);
     let finished = false;
     res.on("close", () => {
       if (!finished) upstream.abort();

@@ -95,13 +95,13 @@ export async function createModelRegistry(options: RegistryOptions): Promise<Mod
     },
     async list() {
       await refreshLocal();
-      const available = await models.getAvailable();
+      const available = await models.getAvailable(undefined, { signal: manyListeners() });
       const infos = available.map((model) => toModelInfo(model, models.getProvider(model.provider)));
       infos.sort(compareModels);
       return { models: infos, warnings: localWarning ? [localWarning] : [] };
     },
     async missingCredentials(provider) {
-      if ((await models.checkAuth(provider)) !== undefined) return undefined;
+      if ((await models.checkAuth(provider, { signal: manyListeners() })) !== undefined) return undefined;
       const variable = KEY_VARIABLES[provider];
       return variable
         ? `${variable} is not set on the server: start it with ${variable}=... to use ${provider} models.`
@@ -110,6 +110,13 @@ export async function createModelRegistry(options: RegistryOptions): Promise<Mod
   };
   await refreshLocal();
   return registry;
+}
+
+/** pi-ai attaches one abort listener per registered provider; with the built-ins that is dozens, by design. */
+function manyListeners(): AbortSignal {
+  const signal = new AbortController().signal;
+  setMaxListeners(200, signal);
+  return signal;
 }
 
 interface LocalServerConfig {

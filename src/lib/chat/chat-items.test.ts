@@ -29,16 +29,26 @@ describe("layoutChat", () => {
       isError: false,
       timestamp: 3,
     };
+    const prompt: AgentMessage = { role: "system", content: "prompt", timestamp: 0 };
+    const toolChange: AgentMessage = {
+      role: "system",
+      content: "",
+      toolsRemoved: [{ name: "x" }],
+      timestamp: 4,
+    };
     const facts: AgentMessage[] = [
+      prompt,
       createUserMessage("q"),
       call,
       result,
       createCustomMessage("secret", "s", false),
       orphan,
+      toolChange,
     ];
     const layout = layoutChat(facts);
-    expect(layout.items.map((item) => item.index)).toEqual([0, 1, 4]);
-    expect(layout.results.get("c1")).toEqual({ message: result, index: 2 });
+    // The prompt is shown by its editor; a later system message (a tool change) stays in the chat.
+    expect(layout.items.map((item) => item.index)).toEqual([1, 2, 5, 6]);
+    expect(layout.results.get("c1")).toEqual({ message: result, index: 3 });
     expect(layout.hiddenCount).toBe(1);
   });
 });

@@ -21,7 +21,8 @@ export interface ChatLayout {
 }
 
 /**
- * The UI view of the facts: tool results move into their calls' cards, custom messages with
+ * The UI view of the facts: the leading system message (the prompt) is shown by the prompt editor
+ * instead, tool results move into their calls' cards, custom messages with
  * `display: false` are left out (they remain facts, and reach the model regardless), everything else
  * appears in order. A result whose call is not in the session is shown on its own.
  */
@@ -31,6 +32,8 @@ export function layoutChat(facts: readonly AgentMessage[]): ChatLayout {
   const items: ChatItem[] = [];
   let hiddenCount = 0;
   facts.forEach((message, index) => {
+    // The leading system message is the system prompt, shown (and edited) above the conversation.
+    if (index === 0 && message.role === "system") return;
     if (message.role === "assistant") {
       for (const block of message.content) if (block.type === "toolCall") callIds.add(block.id);
     }

@@ -1,0 +1,60 @@
+import { expect, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+
+test("Stop mid-stream keeps the partial reply and marks it aborted; Retry answers again", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await sendMessage(page, `please quote this back: ${"lorem ipsum ".repeat(40)}`);
+  const streaming = page.getByRole("article", { name: "Assistant reply (streaming)" });
+  await expect(streaming).toContainText("I received");
+  await page.getByRole("button", { name: "Stop" }).click();
+
+  const aborted = lastReply(page);
+  await expect(aborted).toHaveAttribute("data-stop-reason", "aborted");
+  await expect(aborted.getByRole("status")).toContainText("Aborted");
+  const partial = (await aborted.locator(".markdown").first().textContent()) ?? "";
+  expect(partial).toMatch(/^I received/);
+  expect(partial).not.toContain(
+    "lorem ipsum lorem ipsum lorem ipsum lorem ipsum lorem ipsum lorem ipsum lorem ipsum lorem ipsum lorem ipsum",
+  );
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+  await aborted.getByRole("button", { name: "Retry" }).click();
+  await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop", { timeout: 30_000 });
+});
+
+test.describe("when the proxy cannot be reached", () => {
+  test.use({ allowConsoleErrors: ["net::ERR_CONNECTION_REFUSED", "Failed to load resource"] });
+
+  test("the error shows in the conversation and Retry works once it is back", async ({ page }) => {
+    await openPlayground(page);
+    await page.route("**/api/stream", (route) => route.abort("connectionrefused"));
+    await sendMessage(page, "hello");
+    const failed = lastReply(page);
+    await expect(failed).toHaveAttribute("data-stop-reason", "error");
+    await expect(failed.getByRole("alert")).toContainText("Error");
+
+    await page.unroute("**/api/stream");
+    await failed.getByRole("button", { name: "Retry" }).click();
+    await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop", { timeout: 15_000 });
+    await expect(lastReply(page)).toContainText("The last user message was");
+  });
+});
+
+test.describe("when the proxy fails", () => {
+  test.use({ allowConsoleErrors: ["status of 502"] });
+
+  test("its JSON error is shown as a proxy error", async ({ page }) => {
+    await openPlayground(page);
+    await page.route("**/api/stream", (route) =>
+      route.fulfill({
+        status: 502,
+        contentType: "application/json",
+        body: JSON.stringify({ error: "upstream is on fire" }),
+      }),
+    );
+    await sendMessage(page, "hello");
+    await expect(lastReply(page).getByRole("alert")).toContainText("Proxy error: upstream is on fire");
+    await expect(lastReply(page).getByRole("button", { name: "Retry" })).toBeVisible();
+  });
+});
