@@ -10,7 +10,7 @@ import {
 import { createInitialSystemMessage, toToolDeclaration, type AssistantMessage } from "@earendil-works/pi-ai";
 import type { ModelInfo } from "../../shared/api-types.ts";
 import { convertToLlm } from "../messages/convert.ts";
-import { createApprovalRequest, createUserMessage } from "../messages/factories.ts";
+import { createApprovalRequest, createUserMessage, INJECTED_API } from "../messages/factories.ts";
 import type { Visibility } from "../messages/policies.ts";
 import type { ApprovalRequestMessage, PolicyRole } from "../messages/types.ts";
 import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
@@ -55,6 +55,11 @@ export interface LastRequest {
   factCount: number;
 }
 
+/** The leading system message of a new session: the prompt and the declarations of the playground's tools. */
+export function createSystemFact(prompt = DEFAULT_SYSTEM_PROMPT): AgentMessage {
+  return createInitialSystemMessage(prompt, DEMO_TOOLS.map(toToolDeclaration)) as AgentMessage;
+}
+
 const INTERRUPTED =
   "Interrupted: the page was closed or reloaded while this reply was streaming. The text received until then is kept.";
 const INFLIGHT_SAVE_INTERVAL_MS = 750;
@@ -82,6 +87,22 @@ export class ChatSession {
   #storage = $state.raw<WriterStatus>({ unsaved: 0, error: undefined });
   #warnings = $state.raw<string[]>([]);
   #notice = $state<string | undefined>(undefined);
+
+  /**
+   * How many leading facts the model has already seen: those in the last request from this tab, and
+   * everything up to the latest model reply (produced from them), which also holds after a reload.
+   */
+  readonly seenCount = $derived.by(() => {
+    let throughReply = 0;
+    for (let index = this.#facts.length - 1; index >= 0; index--) {
+      const fact = this.#facts[index];
+      if (fact?.role === "assistant" && fact.api !== INJECTED_API) {
+        throughReply = index + 1;
+        break;
+      }
+    }
+    return Math.max(throughReply, this.#lastRequest?.factCount ?? 0);
+  });
 
   /** Exactly what the next request will carry (before the new prompt is appended), with provenance. */
   readonly modelView = $derived(projectModelView(this.#facts, this.#settings.context));
@@ -148,12 +169,7 @@ export class ChatSession {
   ): Promise<ChatSession> {
     const now = Date.now();
     const settings = init.settings ?? defaultSettings();
-    const facts = init.facts ?? [
-      createInitialSystemMessage(
-        init.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-        DEMO_TOOLS.map(toToolDeclaration),
-      ) as AgentMessage,
-    ];
+    const facts = init.facts ?? [createSystemFact(init.systemPrompt)];
     const meta: SessionMeta = {
       schema: SCHEMA_VERSION,
       id: crypto.randomUUID(),

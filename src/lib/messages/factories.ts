@@ -19,11 +19,14 @@ export function createUserMessage(text: string, timestamp = Date.now()): UserMes
   return { role: "user", content: [{ type: "text", text }], timestamp };
 }
 
+/** Marks assistant messages written by hand: no model produced them, so they prove nothing was sent. */
+export const INJECTED_API = "injected";
+
 export function createInjectedAssistantMessage(text: string, timestamp = Date.now()): AssistantMessage {
   return {
     role: "assistant",
     content: [{ type: "text", text }],
-    api: "injected",
+    api: INJECTED_API,
     provider: "injected",
     model: "hand-written",
     usage: {

@@ -1,5 +1,6 @@
 import { createContext } from "svelte";
-import { ChatSession, type SessionDeps } from "../agent/chat-session.svelte.ts";
+import { ChatSession, createSystemFact, type SessionDeps } from "../agent/chat-session.svelte.ts";
+import { exampleSettings, type Example } from "../examples/examples.ts";
 import { ProxyToken } from "../agent/proxy-stream.ts";
 import { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { IdbSessionStore } from "../storage/idb-store.ts";
@@ -108,6 +109,15 @@ export class Workspace {
     this.#switchTo(session);
     await this.refreshList();
     return session;
+  }
+
+  /** Start a new session from an example; nothing existing is overwritten. */
+  async loadExample(example: Example): Promise<ChatSession> {
+    return this.newSession({
+      title: example.title,
+      facts: [createSystemFact(), ...example.facts],
+      settings: exampleSettings(example),
+    });
   }
 
   async openSession(id: string): Promise<void> {

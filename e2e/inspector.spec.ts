@@ -1,0 +1,125 @@
+import type { Page, Request } from "@playwright/test";
+import { expect, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+
+async function loadExample(page: Page, name: RegExp): Promise<void> {
+  await page.getByRole("button", { name: "Load example" }).click();
+  await page.getByRole("menuitem", { name }).click();
+}
+
+async function openInspector(page: Page): Promise<void> {
+  const toggle = page.getByRole("button", { name: "Inspector" });
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByRole("region", { name: "Session facts" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Model view" })).toBeVisible();
+}
+
+/** Every /api/stream request body the page sends, in order. */
+function recordStreamRequests(page: Page): { messages: unknown[] }[] {
+  const bodies: { messages: unknown[] }[] = [];
+  page.on("request", (request: Request) => {
+    if (request.url().endsWith("/api/stream"))
+      bodies.push((request.postDataJSON() as { context: { messages: unknown[] } }).context);
+  });
+  return bodies;
+}
+
+async function modelViewJson(page: Page): Promise<unknown[]> {
+  const toggle = page.getByRole("region", { name: "Model view" }).getByRole("button", { name: "JSON" });
+  await toggle.click();
+  const text = await page.getByLabel("Model view as JSON").textContent();
+  await toggle.click();
+  return JSON.parse(text ?? "[]") as unknown[];
+}
+
+test("each fact shows its fate and its counterpart; a policy switch changes the model view and the next request", async ({
+  page,
+}) => {
+  const requests = recordStreamRequests(page);
+  await openPlayground(page);
+  await loadExample(page, /notifications, hidden/);
+  await openInspector(page);
+  const facts = page.getByRole("region", { name: "Session facts" });
+  const model = page.getByRole("region", { name: "Model view" });
+
+  await expect(page.getByLabel("Summary", { exact: true })).toHaveText(
+    "6 facts → 3 model messages: 3 hidden",
+  );
+  const notification = facts.getByRole("button", { name: /^Fact 3: notification, hidden by policy$/ });
+  await expect(notification).toBeVisible();
+  await expect(
+    facts.getByRole("button", { name: /^Fact 2: user, sent as-is$|^Fact 2: user, not yet sent/ }),
+  ).toBeVisible();
+
+  // A fact that reaches the model is linked to its model message, and back.
+  await facts.getByRole("button", { name: /^Fact 2: user/ }).click();
+  await expect(model.getByRole("button", { name: "Model message 2: user, from fact 2" })).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+  await model.getByRole("button", { name: "Model message 3: user, from fact 6" }).click();
+  await expect(facts.getByRole("button", { name: /^Fact 6: user/ })).toHaveAttribute("aria-pressed", "true");
+  // A hidden fact has no counterpart, and says why.
+  await notification.click();
+  await expect(page.getByRole("region", { name: "Selected fact" })).toContainText(
+    "Does not reach the model: hidden by policy.",
+  );
+
+  await sendMessage(page, "hello");
+  await expect(lastReply(page)).toContainText("The last user message was", { timeout: 15_000 });
+  expect(JSON.stringify(requests)).not.toContain("Upload finished");
+  expect(JSON.stringify(requests)).not.toContain("Storage is 91% full");
+
+  await page.getByRole("combobox", { name: "Notifications" }).selectOption("userText");
+  await expect(page.getByLabel("Summary", { exact: true })).toHaveText(
+    "8 facts → 7 model messages: 1 hidden, 2 converted",
+  );
+  await expect(facts.getByRole("button", { name: /^Fact 3: notification, converted → user$/ })).toBeVisible();
+  await expect(model.getByRole("button", { name: "Model message 3: user, from fact 3" })).toBeVisible();
+
+  await sendMessage(page, "and now?");
+  await expect(lastReply(page).locator("blockquote")).toHaveText("and now?", { timeout: 15_000 });
+  const last = JSON.stringify(requests.at(-1));
+  expect(last).toContain("[Notification] Upload finished: report.pdf (2.1 MB)");
+  expect(last).toContain("[Notification: warning] Storage is 91% full");
+  expect(last).not.toContain("Indexing report.pdf");
+});
+
+test("the model view just before Send is exactly what the next request carries, minus the new prompt", async ({
+  page,
+}) => {
+  const requests = recordStreamRequests(page);
+  await openPlayground(page);
+  await loadExample(page, /bash output/);
+  await openInspector(page);
+  await page.getByRole("combobox", { name: "Progress" }).selectOption("userText");
+
+  for (const prompt of ["first question", "compute 6 * 7"]) {
+    const before = await modelViewJson(page);
+    await sendMessage(page, prompt);
+    await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 15_000 });
+    await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop");
+    const sent = requests[requests.length - (prompt === "first question" ? 1 : 2)];
+    expect(sent?.messages.slice(0, -1)).toEqual(before);
+    expect(sent?.messages.at(-1)).toMatchObject({ role: "user", content: [{ type: "text", text: prompt }] });
+  }
+});
+
+test("the facts list shows the reply while it streams, and the last request is compared with the model view", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await openInspector(page);
+  await sendMessage(page, `quote ${"x ".repeat(200)}`);
+  const facts = page.getByRole("region", { name: "Session facts" });
+  await expect(
+    facts.getByRole("button", { name: /^Fact 3: assistant, streaming: not final$/ }),
+  ).toBeVisible();
+  await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop", { timeout: 20_000 });
+  await expect(facts.getByRole("button", { name: /^Fact 3: assistant, sent as-is$/ })).toBeVisible();
+
+  await page.getByText("Last request", { exact: true }).click();
+  await expect(page.getByLabel("Changes since the last request")).toHaveText(
+    "2 unchanged · 1 added · 0 removed · 0 changed",
+  );
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { validateMessage } from "../messages/validate.ts";
+import { projectModelView } from "../model-view/project.ts";
+import { buildExamples, exampleSettings } from "./examples.ts";
+
+const examples = buildExamples();
+const view = (id: string) => {
+  const example = examples.find((candidate) => candidate.id === id);
+  if (!example) throw new Error(`no example ${id}`);
+  return projectModelView(example.facts, exampleSettings(example).context);
+};
+
+describe("example sessions", () => {
+  it("hold only valid facts", () => {
+    for (const example of examples) {
+      for (const fact of example.facts)
+        expect(validateMessage(fact), `${example.id}: ${JSON.stringify(fact)}`).toMatchObject({ ok: true });
+    }
+  });
+
+  it("each show the fate they are about", () => {
+    expect(view("bash").counts).toMatchObject({ converted: 2, excluded: 1 });
+    expect(view("compaction").counts).toMatchObject({ compacted: 4, converted: 1 });
+    expect(view("branch").counts).toMatchObject({ converted: 1 });
+    expect(view("notifications-hidden").counts).toMatchObject({ hidden: 3 });
+    expect(view("notifications-visible").counts).toMatchObject({ converted: 2, hidden: 0 });
+    expect(view("approvals").counts).toMatchObject({ hidden: 3 });
+    expect(view("custom-hidden").counts).toMatchObject({ converted: 2 });
+  });
+});

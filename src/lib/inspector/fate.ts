@@ -1,0 +1,33 @@
+import type { Fate } from "../model-view/project.ts";
+
+export type FateTone = Fate | "pending" | "streaming";
+
+export interface FateLabel {
+  text: string;
+  tone: FateTone;
+}
+
+/**
+ * What the inspector says about a fact's fate. A fact added after the last request that will reach the
+ * model is "not yet sent": the model has not seen it, and will on the next request.
+ */
+export function fateLabel(fate: Fate, seenByModel: boolean): FateLabel {
+  switch (fate) {
+    case "sent":
+      return seenByModel
+        ? { text: "sent as-is", tone: "sent" }
+        : { text: "not yet sent (as-is)", tone: "pending" };
+    case "converted":
+      return seenByModel
+        ? { text: "converted → user", tone: "converted" }
+        : { text: "not yet sent (→ user)", tone: "pending" };
+    case "hidden":
+      return { text: "hidden by policy", tone: "hidden" };
+    case "excluded":
+      return { text: "excluded (!!)", tone: "excluded" };
+    case "compacted":
+      return { text: "dropped by compaction", tone: "compacted" };
+  }
+}
+
+export const STREAMING_LABEL: FateLabel = { text: "streaming: not final", tone: "streaming" };

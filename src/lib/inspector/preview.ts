@@ -1,0 +1,90 @@
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+
+/** Badge text for a fact: its role, or for custom messages their custom type too. */
+export function roleBadge(message: AgentMessage): string {
+  return message.role === "custom" ? `custom:${message.customType}` : message.role;
+}
+
+const PREVIEW_LENGTH = 140;
+const cache = new WeakMap<object, string>();
+
+/** One line that tells a fact apart from its neighbours; cached per (immutable) message object. */
+export function preview(message: AgentMessage): string {
+  const hit = cache.get(message);
+  if (hit !== undefined) return hit;
+  const line = oneLine(describe(message));
+  const value = line.length > PREVIEW_LENGTH ? `${line.slice(0, PREVIEW_LENGTH - 1)}…` : line;
+  cache.set(message, value);
+  return value;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+type Part = {
+  type: string;
+  text?: string;
+  thinking?: string;
+  name?: string;
+  mimeType?: string;
+  arguments?: unknown;
+};
+
+function partsText(content: string | readonly Part[]): string {
+  if (typeof content === "string") return content;
+  return content
+    .map((part) => {
+      switch (part.type) {
+        case "text":
+          return part.text ?? "";
+        case "thinking":
+          return `(thinking) ${part.thinking ?? ""}`;
+        case "toolCall":
+          return `→ ${part.name ?? "tool"}(${JSON.stringify(part.arguments ?? {})})`;
+        case "image":
+          return `[image ${part.mimeType ?? ""}]`;
+        default:
+          return "";
+      }
+    })
+    .filter(Boolean)
+    .join(" ");
+}
+
+function describe(message: AgentMessage): string {
+  switch (message.role) {
+    case "system": {
+      const text = partsText(message.content as string | Part[]);
+      const tools = [
+        ...(message.toolsAdded?.map((tool) => `+${tool.name}`) ?? []),
+        ...(message.toolsRemoved?.map((tool) => `-${tool.name}`) ?? []),
+      ];
+      return (
+        [text, tools.length > 0 ? `tools ${tools.join(" ")}` : ""].filter(Boolean).join(" · ") || "(empty)"
+      );
+    }
+    case "user":
+    case "custom":
+      return partsText(message.content as string | Part[]) || "(empty)";
+    case "assistant": {
+      const text = partsText(message.content as Part[]);
+      const problem =
+        message.stopReason === "error" || message.stopReason === "aborted" ? `[${message.stopReason}] ` : "";
+      return `${problem}${text || message.errorMessage || "(empty)"}`;
+    }
+    case "toolResult":
+      return `${message.toolName}${message.isError ? " (error)" : ""}: ${partsText(message.content as Part[])}`;
+    case "bashExecution":
+      return `${message.excludeFromContext ? "!!" : "!"}${message.command} → ${message.cancelled ? "cancelled" : `exit ${message.exitCode ?? "?"}`}`;
+    case "branchSummary":
+    case "compactionSummary":
+      return message.summary;
+    case "notification":
+      return `${message.level}: ${message.text}`;
+    case "approval_request":
+      return `${message.action} — ${message.status}${message.subject ? ` (${message.subject})` : ""}`;
+    case "progress":
+      return `${message.fraction === undefined ? "" : `${Math.round(message.fraction * 100)}% `}${message.text}`;
+  }
+}
