@@ -1,0 +1,296 @@
+import type { Page, Request } from "@playwright/test";
+import { expect, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+
+function recordStreamRequests(page: Page): string[] {
+  const bodies: string[] = [];
+  page.on("request", (request: Request) => {
+    if (request.url().endsWith("/api/stream")) bodies.push(request.postData() ?? "");
+  });
+  return bodies;
+}
+
+async function openInject(page: Page) {
+  await page.getByRole("button", { name: "Inject", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Inject message" });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+async function openInspector(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Inspector" }).click();
+  await expect(page.getByRole("region", { name: "Session facts" })).toBeVisible();
+}
+
+const summary = (page: Page) => page.getByLabel("Summary", { exact: true });
+
+test("a notification appended while idle is a fact, not in the model view, and reaches the model only by policy", async ({
+  page,
+}) => {
+  const requests = recordStreamRequests(page);
+  await openPlayground(page);
+  await openInspector(page);
+  await expect(summary(page)).toHaveText("1 fact → 1 model message");
+
+  const dialog = await openInject(page);
+  await dialog.getByLabel("Type", { exact: true }).selectOption("notification");
+  await dialog.getByLabel("Text", { exact: true }).fill("Build 1234 finished");
+  await expect(dialog.getByRole("region", { name: "What the model will see" })).toContainText(
+    "Hidden: kept in the facts, never sent",
+  );
+  await dialog.getByRole("button", { name: "Inject: append now" }).click();
+  await expect(dialog).toBeHidden();
+
+  await expect(summary(page)).toHaveText("2 facts → 1 model message: 1 hidden");
+  await expect(
+    page
+      .getByRole("region", { name: "Session facts" })
+      .getByRole("button", { name: "Fact 2: notification, hidden by policy" }),
+  ).toBeVisible();
+  await expect(page.getByRole("complementary", { name: "Notification (info)" })).toContainText(
+    "Build 1234 finished",
+  );
+  expect(requests).toHaveLength(0);
+
+  await sendMessage(page, "anything new?");
+  await expect(lastReply(page)).toContainText("I received 2 messages: system, user.", { timeout: 15_000 });
+  expect(requests.join("\n")).not.toContain("Build 1234 finished");
+
+  await page.getByRole("combobox", { name: "Notifications" }).selectOption("userText");
+  await sendMessage(page, "and now?");
+  await expect(lastReply(page).locator("blockquote")).toHaveText("and now?", { timeout: 15_000 });
+  expect(requests.at(-1)).toContain("[Notification] Build 1234 finished");
+});
+
+test("steering and follow-up messages wait in the queue panel and are delivered in pi's order", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  // The run pauses at the approval of save_note, so the queues can be filled while it is active.
+  await sendMessage(page, "Save a note: queue demo");
+  const card = page.getByRole("region", { name: "Approval request: Run save_note" });
+  await expect(card).toHaveAttribute("data-status", "pending", { timeout: 15_000 });
+
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("steer: keep it short");
+  await page.getByRole("button", { name: "Steer", exact: true }).click();
+  await box.fill("follow up: thanks");
+  await page.getByRole("button", { name: "Follow-up", exact: true }).click();
+
+  const queues = page.getByRole("region", { name: "Queued messages" });
+  await expect(queues.getByRole("group", { name: /^Steering/ })).toContainText("steer: keep it short");
+  await expect(queues.getByRole("group", { name: /^Follow-up/ })).toContainText("follow up: thanks");
+  await card.getByRole("button", { name: "Approve" }).click();
+
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 30_000 });
+  await expect(queues).toBeHidden();
+  // The tool result first; the steering message after the turn's tools; the follow-up only when the agent would stop.
+  await expect(lastReply(page).locator("blockquote")).toHaveText("follow up: thanks");
+  const replies = page.getByRole("article", { name: "Assistant reply", exact: true });
+  await expect(replies.nth(1)).toContainText(
+    "I received 5 messages: system, user, assistant, toolResult, user.",
+  );
+  await expect(replies.nth(2)).toContainText(
+    "I received 7 messages: system, user, assistant, toolResult, user, assistant, user.",
+  );
+  await expect(page.getByRole("article", { name: "Your message" })).toHaveText([
+    "Save a note: queue demo",
+    "steer: keep it short",
+    "follow up: thanks",
+  ]);
+});
+
+test("queued messages can be removed one by one or all at once, and are then never delivered", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await sendMessage(page, `quote this slowly: ${"word ".repeat(120)}`);
+  await expect(page.getByRole("article", { name: "Assistant reply (streaming)" })).toBeVisible();
+  const box = page.getByRole("textbox", { name: "Message" });
+  for (const text of ["first follow-up", "second follow-up"]) {
+    await box.fill(text);
+    await page.getByRole("button", { name: "Follow-up", exact: true }).click();
+  }
+  const queues = page.getByRole("region", { name: "Queued messages" });
+  await queues.getByRole("button", { name: 'Remove "first follow-up" from followUp' }).click();
+  await expect(queues.getByRole("group", { name: /^Follow-up/ }).getByRole("listitem")).toHaveText([
+    /second follow-up/,
+  ]);
+  await queues.getByRole("button", { name: "Clear queues" }).click();
+  await expect(queues).toBeHidden();
+
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("article", { name: "Your message" })).toHaveCount(1);
+});
+
+test("a message held for the next turn is sent after the next prompt", async ({ page }) => {
+  const requests = recordStreamRequests(page);
+  await openPlayground(page);
+  const dialog = await openInject(page);
+  await dialog.getByLabel("Type", { exact: true }).selectOption("custom");
+  await dialog.getByLabel("Custom type", { exact: true }).fill("context");
+  await dialog.getByLabel("Content", { exact: true }).fill("The user is on the mobile app.");
+  await dialog.getByRole("radio", { name: "Next turn" }).check();
+  await dialog.getByRole("button", { name: "Inject: next turn" }).click();
+  await expect(
+    page.getByRole("region", { name: "Queued messages" }).getByRole("group", { name: /^Next turn/ }),
+  ).toContainText("The user is on the mobile app.");
+
+  await sendMessage(page, "hello");
+  await expect(lastReply(page)).toContainText("I received 3 messages: system, user, user.", {
+    timeout: 15_000,
+  });
+  const sent = JSON.parse(requests.at(-1) ?? "{}") as {
+    context: { messages: { role: string; content: { text: string }[] }[] };
+  };
+  expect(sent.context.messages.map((message) => message.content[0]?.text ?? message.role).slice(1)).toEqual([
+    "hello",
+    "The user is on the mobile app.",
+  ]);
+  await expect(page.getByRole("region", { name: "Queued messages" })).toBeHidden();
+});
+
+test("invalid input never reaches the session: each problem is named next to its field", async ({ page }) => {
+  await openPlayground(page);
+  await openInspector(page);
+  await expect(summary(page)).toHaveText("1 fact → 1 model message");
+  const dialog = await openInject(page);
+
+  await dialog.getByLabel("Type", { exact: true }).selectOption("bashExecution");
+  await dialog.getByLabel("Command", { exact: true }).fill("npm test");
+  await dialog.getByLabel("Exit code", { exact: true }).fill("abc");
+  await expect(dialog.getByRole("alert")).toHaveText('Exit code must be a whole number, not "abc".');
+  await expect(dialog.getByRole("button", { name: /^Inject:/ })).toBeDisabled();
+
+  await dialog.getByLabel("Type", { exact: true }).selectOption("custom");
+  await dialog.getByLabel("Custom type", { exact: true }).fill("k");
+  await dialog.getByLabel("Content", { exact: true }).fill("c");
+  await dialog.getByLabel("Details (JSON)", { exact: true }).fill("{not json");
+  await expect(dialog.getByRole("alert")).toContainText("Details is not valid JSON:");
+  await expect(dialog.getByRole("button", { name: /^Inject:/ })).toBeDisabled();
+
+  await dialog.getByLabel("Type", { exact: true }).selectOption("notification");
+  await dialog.getByLabel("Text", { exact: true }).fill("x");
+  await dialog.getByLabel("Text", { exact: true }).fill("");
+  await expect(dialog.getByRole("alert")).toHaveText("Text is required.");
+  await expect(dialog.getByRole("button", { name: /^Inject:/ })).toBeDisabled();
+
+  await dialog.getByRole("tab", { name: "JSON" }).click();
+  const json = dialog.getByLabel("Whole message as JSON", { exact: true });
+  await json.fill('{"role": "notification", "text": ');
+  await expect(dialog.getByRole("alert")).toContainText("Not valid JSON:");
+  await json.fill(
+    '{"role": "bashExecution", "command": "ls", "output": "", "exitCode": "abc", "cancelled": false, "truncated": false}',
+  );
+  await expect(dialog.getByRole("alert")).toHaveText("exitCode must be a number or left empty.");
+  await json.fill('{"role": "wizard"}');
+  await expect(dialog.getByRole("alert")).toContainText('Unknown role "wizard"');
+  await expect(dialog.getByRole("button", { name: /^Inject:/ })).toBeDisabled();
+
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(summary(page)).toHaveText("1 fact → 1 model message");
+});
+
+test("a hand-made approval request is decided on its card, persisted, and stays hidden from the model", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await openInspector(page);
+  const dialog = await openInject(page);
+  await dialog.getByLabel("Type", { exact: true }).selectOption("approval_request");
+  await dialog.getByLabel("Action", { exact: true }).fill("Deploy to production");
+  await dialog.getByLabel("Refers to", { exact: true }).fill("release 2.4.0");
+  await dialog.getByRole("button", { name: "Inject: append now" }).click();
+
+  const card = page.getByRole("region", { name: "Approval request: Deploy to production" });
+  await expect(card).toHaveAttribute("data-status", "pending");
+  await card.getByRole("button", { name: "Approve" }).click();
+  await expect(card).toHaveAttribute("data-status", "approved");
+  await expect(card).toContainText("decided");
+  await expect(
+    page
+      .getByRole("region", { name: "Session facts" })
+      .getByRole("button", { name: "Fact 2: approval_request, hidden by policy" }),
+  ).toBeVisible();
+  await page
+    .getByRole("region", { name: "Session facts" })
+    .getByRole("button", { name: /^Fact 2:/ })
+    .click();
+  await expect(page.getByLabel("Fact JSON")).toContainText('"status": "approved"');
+
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Approval request: Deploy to production" })).toHaveAttribute(
+    "data-status",
+    "approved",
+  );
+});
+
+test("a gated tool waits for approval: Reject blocks it with the reason, Approve runs it, and the trail survives a reload", async ({
+  page,
+}) => {
+  const requests = recordStreamRequests(page);
+  await openPlayground(page);
+
+  await sendMessage(page, "Save a note: ship on Friday");
+  const first = page.getByRole("region", { name: "Approval request: Run save_note" }).first();
+  await expect(first).toHaveAttribute("data-status", "pending", { timeout: 15_000 });
+  await expect(first.getByLabel("What the model will see")).toContainText(
+    "The user rejected the call to save_note",
+  );
+  await first.getByRole("textbox", { name: "Reason for rejecting" }).fill("we never ship on Fridays");
+  await first.getByRole("button", { name: "Reject" }).click();
+  await expect(first).toHaveAttribute("data-status", "rejected");
+  await expect(page.getByLabel("Result of save_note").first()).toContainText(
+    "The user rejected the call to save_note: we never ship on Fridays",
+  );
+  await expect(lastReply(page)).toContainText("save_note failed", { timeout: 15_000 });
+  expect(requests.at(-1)).toContain("The user rejected the call to save_note: we never ship on Fridays");
+
+  await sendMessage(page, "Save a note: ship on Monday");
+  const second = page.getByRole("region", { name: "Approval request: Run save_note" }).nth(1);
+  await expect(second).toHaveAttribute("data-status", "pending", { timeout: 15_000 });
+  await second.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByLabel("Result of save_note").nth(1)).toHaveText("Saved note #1: ship on Monday", {
+    timeout: 15_000,
+  });
+  await expect(lastReply(page)).toContainText("save_note returned: Saved note #1: ship on Monday", {
+    timeout: 15_000,
+  });
+
+  await page.reload();
+  const cards = page.getByRole("region", { name: "Approval request: Run save_note" });
+  await expect(cards).toHaveCount(2);
+  await expect(cards.nth(0)).toHaveAttribute("data-status", "rejected");
+  await expect(cards.nth(0)).toContainText("Reason: we never ship on Fridays");
+  await expect(cards.nth(1)).toHaveAttribute("data-status", "approved");
+});
+
+test("Stop while a tool waits for approval rejects it cleanly", async ({ page }) => {
+  await openPlayground(page);
+  await sendMessage(page, "Save a note: maybe");
+  const card = page.getByRole("region", { name: "Approval request: Run save_note" });
+  await expect(card).toHaveAttribute("data-status", "pending", { timeout: 15_000 });
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(card).toHaveAttribute("data-status", "rejected");
+  await expect(card).toContainText("the run was stopped before anyone decided");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+});
+
+test("a ! line records a bash execution, and !! keeps it out of the model's context", async ({ page }) => {
+  await openPlayground(page);
+  await openInspector(page);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("!npm test");
+  await page.getByRole("textbox", { name: "Output" }).fill("1 failing");
+  await page.getByRole("textbox", { name: "Exit code" }).fill("1");
+  await page.getByRole("button", { name: "Record command" }).click();
+  await box.fill("!!cat .env");
+  await page.getByRole("textbox", { name: "Output" }).fill("TOKEN=secret");
+  await page.getByRole("button", { name: "Record command" }).click();
+
+  const facts = page.getByRole("region", { name: "Session facts" });
+  await expect(
+    facts.getByRole("button", { name: "Fact 2: bashExecution, not yet sent (→ user)" }),
+  ).toBeVisible();
+  await expect(facts.getByRole("button", { name: "Fact 3: bashExecution, excluded (!!)" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Bash: npm test" })).toContainText("exit 1");
+});
