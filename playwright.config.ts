@@ -37,6 +37,8 @@ export default defineConfig({
         LOCAL_OPENAI_BASE_URL: `http://127.0.0.1:${FIXTURE_PORT}/v1`,
         LOCAL_OPENAI_NAME: "Loopback fixture",
         MAX_CONCURRENT_STREAMS: "4",
+        // A fake key: lists OpenAI's models, and lets the tests check that no key ever reaches the page.
+        OPENAI_API_KEY: "sk-e2e-fake-key-never-leaves-the-server",
       },
     },
   ],

@@ -1,10 +1,9 @@
 /// <reference types="vitest/config" />
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { defineConfig } from "vite";
-import { playgroundApi } from "./src/server/vite-plugin.ts";
+import { listenAddress, playgroundApi } from "./src/server/vite-plugin.ts";
 
-const host = process.env.HOST?.trim() || "127.0.0.1";
-const port = Number(process.env.PORT) || undefined;
+const { host, port } = listenAddress(process.env);
 
 export default defineConfig({
   plugins: [svelte(), playgroundApi({ host })],

@@ -4,6 +4,13 @@ import { createApiHandler, createToken, DEFAULT_LIMITS, type ApiHandler } from "
 import { createModelRegistry, type ServerEnv } from "./model-registry.ts";
 import { LOOPBACK_HOSTNAMES } from "./request-guard.ts";
 
+/** Where the server listens: loopback unless HOST says otherwise; PORT overrides the port. */
+export function listenAddress(env: ServerEnv): { host: string; port: number | undefined } {
+  const host = env.HOST?.trim() || "127.0.0.1";
+  const port = Number(env.PORT);
+  return { host, port: Number.isInteger(port) && port > 0 ? port : undefined };
+}
+
 export interface PlaygroundApiOptions {
   /** The address the server binds to; anything but loopback is an explicit choice that deserves a warning. */
   host: string;
@@ -71,7 +78,7 @@ export function playgroundApi(options: PlaygroundApiOptions): Plugin {
   };
 }
 
-function isLoopback(host: string): boolean {
+export function isLoopback(host: string): boolean {
   return host === "127.0.0.1" || host === "localhost" || host === "::1" || host === "[::1]";
 }
 
@@ -79,7 +86,7 @@ function isLoopback(host: string): boolean {
  * Loopback names always; when bound elsewhere, the names a browser may use to reach this machine,
  * plus any listed in ALLOWED_HOSTS (comma-separated) for reverse proxies or custom DNS.
  */
-function allowedHostnames(host: string, env: ServerEnv): string[] {
+export function allowedHostnames(host: string, env: ServerEnv): string[] {
   const names = new Set<string>(LOOPBACK_HOSTNAMES);
   if (!isLoopback(host)) {
     if (host === "0.0.0.0" || host === "::" || host === "true") {

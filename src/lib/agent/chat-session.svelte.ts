@@ -16,6 +16,7 @@ import type { ApprovalRequestMessage, PolicyRole } from "../messages/types.ts";
 import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { modelFromInfo, modelFromRef, thinkingLevelFor } from "../models/model-ref.ts";
 import { projectModelView } from "../model-view/project.ts";
+import { sumUsage } from "../models/usage.ts";
 import { transformContext } from "../model-view/transform.ts";
 import {
   defaultSettings,
@@ -103,6 +104,9 @@ export class ChatSession {
     }
     return Math.max(throughReply, this.#lastRequest?.factCount ?? 0);
   });
+
+  /** What the model replies of this session used and cost, from their usage records. */
+  readonly usage = $derived(sumUsage(this.#facts));
 
   /** Exactly what the next request will carry (before the new prompt is appended), with provenance. */
   readonly modelView = $derived(projectModelView(this.#facts, this.#settings.context));
