@@ -80,3 +80,33 @@ export async function readStoredSession(page: Page): Promise<StoredSession> {
     return { messageRecords: records.length, roles: records.map((record) => record.message.role), inflight };
   });
 }
+
+/** The current session's stored facts, in order, as plain JSON. */
+export async function readStoredFacts(page: Page): Promise<unknown[]> {
+  return page.evaluate(async () => {
+    const sessionId = localStorage.getItem("pi-playground:current-session") ?? "";
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open("pi-playground");
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const records = await new Promise<{ seq: number; message: unknown }[]>((resolve) => {
+      const request = db
+        .transaction("messages", "readonly")
+        .objectStore("messages")
+        .getAll(IDBKeyRange.bound([sessionId, -1], [sessionId, Number.MAX_SAFE_INTEGER]));
+      request.onsuccess = () => resolve(request.result as { seq: number; message: unknown }[]);
+    });
+    db.close();
+    return records.map((record) => record.message);
+  });
+}
+
+/** The inspector's model view, read from its JSON view (the inspector must be open). */
+export async function readModelView(page: Page): Promise<unknown[]> {
+  const toggle = page.getByRole("region", { name: "Model view" }).getByRole("button", { name: "JSON" });
+  await toggle.click();
+  const text = await page.getByLabel("Model view as JSON").textContent();
+  await toggle.click();
+  return JSON.parse(text ?? "[]") as unknown[];
+}

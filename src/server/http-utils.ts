@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiErrorBody } from "../shared/api-types.ts";
+import { formatBytes } from "../shared/bytes.ts";
 
 /** An error that already knows the HTTP status and the message a person should read. */
 export class HttpError extends Error {
@@ -74,11 +75,4 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
 
 function tooLarge(limit: number): HttpError {
   return new HttpError(413, `Request body is larger than the proxy's limit of ${formatBytes(limit)}.`);
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024)
-    return `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(bytes % 1024 === 0 ? 0 : 1)} kB`;
-  return `${bytes} bytes`;
 }

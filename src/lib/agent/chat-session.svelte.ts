@@ -21,6 +21,7 @@ import { transformContext } from "../model-view/transform.ts";
 import {
   defaultSettings,
   SCHEMA_VERSION,
+  type ForkOrigin,
   type SessionMeta,
   type SessionSettings,
 } from "../storage/records.ts";
@@ -40,10 +41,22 @@ export interface SessionDeps {
   token: ProxyToken;
   channel: TabChannel;
   locks: SessionLocks;
+  /** Called after records of a session were stored (the session list shows counts and titles). */
+  onStored?: (sessionId: string) => void;
 }
 
 export const DEFAULT_SYSTEM_PROMPT =
   "You are a helpful assistant inside pi playground. Answer briefly. Use the tools when they help: current_time for the date and time, calculate for arithmetic, save_note to keep a note for the user.";
+
+/** What a new session starts from; everything is optional. */
+export interface SessionInit {
+  title?: string;
+  /** The complete facts, leading system message included; a fresh system message when absent. */
+  facts?: AgentMessage[];
+  settings?: SessionSettings;
+  systemPrompt?: string;
+  forkedFrom?: ForkOrigin;
+}
 
 /** How an injected message is delivered, in the terms of pi's `sendCustomMessage`. */
 export type Delivery = "append" | "appendAndRun" | "steer" | "followUp" | "nextTurn";
@@ -161,16 +174,14 @@ export class ChatSession {
       },
       onWritten: ({ appended, replaced }) => {
         deps.channel.post({ type: "written", sessionId: this.id, appended, replaced });
+        deps.onStored?.(this.id);
       },
     });
     this.#unsubscribe = this.#agent.subscribe((event) => this.#onEvent(event));
   }
 
   /** Create and store a new session. Its first fact is the system message carrying prompt and tools. */
-  static async create(
-    deps: SessionDeps,
-    init: { title?: string; facts?: AgentMessage[]; settings?: SessionSettings; systemPrompt?: string } = {},
-  ): Promise<ChatSession> {
+  static async create(deps: SessionDeps, init: SessionInit = {}): Promise<ChatSession> {
     const now = Date.now();
     const settings = init.settings ?? defaultSettings();
     const facts = init.facts ?? [createSystemFact(init.systemPrompt)];
@@ -184,6 +195,7 @@ export class ChatSession {
       messageCount: facts.length,
       nextSeq: facts.length,
       settings,
+      ...(init.forkedFrom ? { forkedFrom: init.forkedFrom } : {}),
     };
     let seqs: number[] = [];
     const warnings: string[] = [];

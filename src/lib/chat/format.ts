@@ -31,3 +31,16 @@ export function formatJson(value: unknown): string {
     return String(value);
   }
 }
+
+/** "just now", "5 min ago", "3 h ago", "2 days ago", then a date. */
+export function relativeTime(timestamp: number, now = Date.now()): string {
+  const seconds = Math.round((now - timestamp) / 1000);
+  if (seconds < 45) return "just now";
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.round(hours / 24);
+  if (days < 7) return `${days} ${days === 1 ? "day" : "days"} ago`;
+  return formatDateTime(timestamp);
+}

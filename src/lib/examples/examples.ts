@@ -11,6 +11,7 @@ import {
   createUserMessage,
 } from "../messages/factories.ts";
 import { DEFAULT_POLICIES, type VisibilityPolicies } from "../messages/policies.ts";
+import { rejectionText } from "../agent/approvals.ts";
 import { defaultSettings, type SessionSettings } from "../storage/records.ts";
 
 /**
@@ -196,7 +197,7 @@ export function buildExamples(): Example[] {
           content: [
             {
               type: "text",
-              text: "The user rejected the call to save_note: we never ship on Fridays The tool did not run.",
+              text: rejectionText("save_note", "we never ship on Fridays"),
             },
           ],
           isError: true,

@@ -1,17 +1,29 @@
 import { createContext } from "svelte";
-import { ChatSession, createSystemFact, type SessionDeps } from "../agent/chat-session.svelte.ts";
+import {
+  ChatSession,
+  createSystemFact,
+  type SessionDeps,
+  type SessionInit,
+} from "../agent/chat-session.svelte.ts";
 import { exampleSettings, type Example } from "../examples/examples.ts";
+import { createBranchSummary } from "../messages/factories.ts";
+import { exportFileName, exportSession, type ExportKind, type ParsedImport } from "./export-format.ts";
 import { ProxyToken } from "../agent/proxy-stream.ts";
 import { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { IdbSessionStore } from "../storage/idb-store.ts";
 import { MemorySessionStore } from "../storage/memory-store.ts";
-import type { SessionMeta, SessionSettings } from "../storage/records.ts";
+import type { SessionMeta } from "../storage/records.ts";
 import type { SessionStore } from "../storage/session-store.ts";
 import { SessionLocks, TabChannel, type SyncMessage } from "../storage/tab-sync.ts";
-import type { AgentMessage } from "@earendil-works/pi-agent-core";
 
 const CURRENT_KEY = "pi-playground:current-session";
 export const UNDO_DELETE_MS = 6_000;
+
+export interface StorageInfo {
+  usage: number;
+  quota: number;
+  persisted: boolean;
+}
 
 export interface PendingDelete {
   meta: SessionMeta;
@@ -33,6 +45,8 @@ export class Workspace {
   #storageWarning = $state<string | undefined>(undefined);
   #listWarnings = $state.raw<string[]>([]);
   #pendingDelete = $state.raw<PendingDelete | undefined>(undefined);
+  #storageInfo = $state.raw<StorageInfo | undefined>(undefined);
+  #listRefresh: ReturnType<typeof setTimeout> | undefined;
   #deleteTimer: ReturnType<typeof setTimeout> | undefined;
 
   private constructor(origin: string, store: SessionStore, storageWarning: string | undefined) {
@@ -45,6 +59,7 @@ export class Workspace {
       token: new ProxyToken(origin),
       channel: this.#channel,
       locks: new SessionLocks(),
+      onStored: () => this.#scheduleListRefresh(),
     };
     this.#storageWarning = storageWarning;
     this.#channel.subscribe((message) => void this.#onSync(message));
@@ -97,14 +112,15 @@ export class Workspace {
       const { sessions, warnings } = await this.#deps.store.listSessions();
       this.#sessions = sessions;
       this.#listWarnings = warnings;
+      const current = this.#current;
+      const stored = current ? sessions.find((meta) => meta.id === current.id) : undefined;
+      if (current && stored) current.adoptMeta(stored);
     } catch (error) {
       this.#listWarnings = [`The session list could not be read: ${(error as Error).message}`];
     }
   }
 
-  async newSession(
-    init: { title?: string; facts?: AgentMessage[]; settings?: SessionSettings } = {},
-  ): Promise<ChatSession> {
+  async newSession(init: SessionInit = {}): Promise<ChatSession> {
     const session = await ChatSession.create(this.#deps, init);
     this.#switchTo(session);
     await this.refreshList();
@@ -180,9 +196,104 @@ export class Workspace {
     }
   }
 
+  /** A copy of a session, facts and settings included, under a new id. */
+  async duplicateSession(id: string): Promise<void> {
+    const loaded = await this.#deps.store.loadSession(id);
+    if (!loaded) return;
+    await this.newSession({
+      title: `Copy of ${loaded.meta.title}`,
+      facts: loaded.facts,
+      settings: loaded.meta.settings,
+    });
+  }
+
+  /** The file an export produces. The open session is exported from memory, so unsaved facts are included. */
+  async exportSession(id: string, kind: ExportKind): Promise<{ fileName: string; text: string } | undefined> {
+    const current = this.#current?.id === id ? this.#current : undefined;
+    const loaded = current ? undefined : await this.#deps.store.loadSession(id);
+    const title = current?.meta.title ?? loaded?.meta.title;
+    const settings = current?.settings ?? loaded?.meta.settings;
+    const messages = current ? [...current.facts] : loaded?.facts;
+    if (title === undefined || !settings || !messages) return undefined;
+    return {
+      fileName: exportFileName(title, kind),
+      text: exportSession({ title, settings, messages }, kind),
+    };
+  }
+
+  /** Import a parsed file as a new session; an existing session is never overwritten. */
+  async importSession(parsed: ParsedImport): Promise<ChatSession> {
+    const facts =
+      parsed.messages[0]?.role === "system" ? parsed.messages : [createSystemFact(), ...parsed.messages];
+    return this.newSession({ title: parsed.title, facts, settings: parsed.settings });
+  }
+
+  /** Start a new session holding the current session's facts up to and including `factIndex`. */
+  async fork(factIndex: number): Promise<void> {
+    const origin = this.#current;
+    if (!origin) return;
+    await this.newSession({
+      title: `Fork of ${origin.meta.title} at fact ${factIndex + 1}`,
+      facts: origin.facts.slice(0, factIndex + 1),
+      settings: { ...origin.settings, nextTurn: [] },
+      forkedFrom: { sessionId: origin.id, title: origin.meta.title, factIndex },
+    });
+  }
+
+  /**
+   * Go back from a fork to where it branched off, leaving a branch summary there: pi's way of telling the
+   * model, on the main line, what was tried on the branch.
+   */
+  async returnFromFork(summary: string): Promise<void> {
+    const branch = this.#current;
+    const origin = branch?.meta.forkedFrom;
+    if (!branch || !origin) return;
+    await this.openSession(origin.sessionId);
+    const main = this.#current;
+    if (!main || main.id !== origin.sessionId) {
+      this.#storageWarning = `The session this fork came from (${origin.title}) no longer exists.`;
+      return;
+    }
+    if (summary.trim()) await main.inject(createBranchSummary(summary.trim(), branch.id), "append");
+  }
+
+  async refreshStorageInfo(): Promise<void> {
+    const storage = globalThis.navigator?.storage;
+    if (!storage) return;
+    try {
+      const [estimate, persisted] = await Promise.all([
+        storage.estimate(),
+        storage.persisted?.() ?? Promise.resolve(false),
+      ]);
+      this.#storageInfo = { usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted };
+    } catch {
+      this.#storageInfo = undefined;
+    }
+  }
+
+  /** Ask the browser not to evict this site's data under storage pressure; returns whether it agreed. */
+  async requestPersistence(): Promise<boolean> {
+    const granted = (await globalThis.navigator?.storage?.persist?.()) ?? false;
+    await this.refreshStorageInfo();
+    return granted;
+  }
+
+  get storageInfo(): StorageInfo | undefined {
+    return this.#storageInfo;
+  }
+
   /** Save the streaming reply before the page goes away. */
   onPageHide(): void {
     this.#current?.saveStreamingNow();
+  }
+
+  /** Titles and counts in the list follow stored writes, batched so a fast stream costs one read. */
+  #scheduleListRefresh(): void {
+    if (this.#listRefresh) return;
+    this.#listRefresh = setTimeout(() => {
+      this.#listRefresh = undefined;
+      void this.refreshList();
+    }, 300);
   }
 
   #switchTo(session: ChatSession): void {

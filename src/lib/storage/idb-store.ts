@@ -147,16 +147,22 @@ export class IdbSessionStore implements SessionStore {
   async createSession(meta: SessionMeta, facts: readonly AgentMessage[]): Promise<number[]> {
     try {
       const tx = this.#db.transaction([SESSIONS, MESSAGES], "readwrite");
+      const completion = done(tx);
       const sessions = tx.objectStore(SESSIONS);
       const messages = tx.objectStore(MESSAGES);
       const seqs = facts.map((_, index) => index);
-      // add(), not put(): creating can never overwrite an existing session.
-      sessions.add({ ...meta, schema: SCHEMA_VERSION, nextSeq: facts.length, messageCount: facts.length });
-      facts.forEach((message, index) => {
-        const record: MessageRecord = { schema: SCHEMA_VERSION, sessionId: meta.id, seq: index, message };
-        messages.put(record);
-      });
-      await done(tx);
+      try {
+        // add(), not put(): creating can never overwrite an existing session.
+        sessions.add({ ...meta, schema: SCHEMA_VERSION, nextSeq: facts.length, messageCount: facts.length });
+        facts.forEach((message, index) => {
+          const record: MessageRecord = { schema: SCHEMA_VERSION, sessionId: meta.id, seq: index, message };
+          messages.put(record);
+        });
+      } catch (error) {
+        tx.abort();
+        throw error;
+      }
+      await completion;
       return seqs;
     } catch (error) {
       throw toStorageError(error, "the new session");
@@ -225,19 +231,26 @@ export class IdbSessionStore implements SessionStore {
             );
             return;
           }
-          const first = meta.value.nextSeq;
-          const allocated = messages.map((message, index) => {
-            const record: MessageRecord = {
-              schema: SCHEMA_VERSION,
-              sessionId: id,
-              seq: first + index,
-              message,
-            };
-            store.put(record);
-            return first + index;
-          });
-          sessions.put(metaAfterAppend(meta.value, messages, Date.now()));
-          resolve(allocated);
+          // put() throws synchronously for data it cannot store (DataCloneError, or a full disk in
+          // some engines); abort so that nothing of this append is half-written.
+          try {
+            const first = meta.value.nextSeq;
+            const allocated = messages.map((message, index) => {
+              const record: MessageRecord = {
+                schema: SCHEMA_VERSION,
+                sessionId: id,
+                seq: first + index,
+                message,
+              };
+              store.put(record);
+              return first + index;
+            });
+            sessions.put(metaAfterAppend(meta.value, messages, Date.now()));
+            resolve(allocated);
+          } catch (error) {
+            tx.abort();
+            reject(error);
+          }
         };
       });
       await completion;
@@ -250,15 +263,21 @@ export class IdbSessionStore implements SessionStore {
   async putMessage(id: string, seq: number, message: AgentMessage): Promise<void> {
     try {
       const tx = this.#db.transaction([SESSIONS, MESSAGES], "readwrite");
+      const completion = done(tx);
       const record: MessageRecord = { schema: SCHEMA_VERSION, sessionId: id, seq, message };
-      tx.objectStore(MESSAGES).put(record);
+      try {
+        tx.objectStore(MESSAGES).put(record);
+      } catch (error) {
+        tx.abort();
+        throw error;
+      }
       const sessions = tx.objectStore(SESSIONS);
       const get = sessions.get(id);
       get.onsuccess = () => {
         const meta = readSessionMeta(get.result);
         if (meta.ok) sessions.put({ ...meta.value, updatedAt: Date.now() });
       };
-      await done(tx);
+      await completion;
     } catch (error) {
       throw toStorageError(error, "a changed message");
     }
@@ -280,8 +299,13 @@ export class IdbSessionStore implements SessionStore {
             return;
           }
           const next: SessionMeta = { ...meta.value, ...patch, updatedAt: Date.now() };
-          sessions.put(next);
-          resolve(next);
+          try {
+            sessions.put(next);
+            resolve(next);
+          } catch (error) {
+            tx.abort();
+            reject(error);
+          }
         };
       });
       await completion;

@@ -38,6 +38,15 @@ export interface SessionMeta {
   /** Sequence number the next appended message gets; never reused, so skipped records are never overwritten. */
   nextSeq: number;
   settings: SessionSettings;
+  /** Set on a session forked from another: where it branched off, so it can return with a summary. */
+  forkedFrom?: ForkOrigin;
+}
+
+export interface ForkOrigin {
+  sessionId: string;
+  title: string;
+  /** Index of the last fact the fork copied. */
+  factIndex: number;
 }
 
 export interface MessageRecord {
@@ -132,6 +141,7 @@ export function readSessionMeta(raw: unknown): ReadResult<SessionMeta> {
     };
   }
   const settings = isObject(raw.settings) ? raw.settings : {};
+  const forkedFrom = readForkOrigin(raw.forkedFrom);
   return {
     ok: true,
     value: {
@@ -144,7 +154,18 @@ export function readSessionMeta(raw: unknown): ReadResult<SessionMeta> {
       messageCount: finiteOr(raw.messageCount, 0),
       nextSeq: finiteOr(raw.nextSeq, 0),
       settings: readSettings(settings),
+      ...(forkedFrom ? { forkedFrom } : {}),
     },
+  };
+}
+
+function readForkOrigin(raw: unknown): ForkOrigin | undefined {
+  if (!isObject(raw) || typeof raw.sessionId !== "string" || typeof raw.factIndex !== "number")
+    return undefined;
+  return {
+    sessionId: raw.sessionId,
+    title: typeof raw.title === "string" ? raw.title : "",
+    factIndex: raw.factIndex,
   };
 }
 

@@ -35,7 +35,7 @@ export class StorageError extends Error {
   }
 }
 
-export type MetaPatch = Partial<Pick<SessionMeta, "title" | "titleIsCustom" | "settings">>;
+export type MetaPatch = Partial<Pick<SessionMeta, "title" | "titleIsCustom" | "settings" | "forkedFrom">>;
 
 /**
  * Where sessions live: one small metadata record per session and one record per message, so appending

@@ -1,0 +1,130 @@
+import { expect, lastReply, openPlayground, readStoredSession, sendMessage, test } from "./support.ts";
+
+test.describe("when the disk is full", () => {
+  test.beforeEach(async ({ page }) => {
+    // A quota error injected at the storage layer: every IndexedDB write throws while the flag is set.
+    await page.addInitScript(() => {
+      const fail = (name: "put" | "add") => {
+        const original = IDBObjectStore.prototype[name];
+        IDBObjectStore.prototype[name] = function (
+          this: IDBObjectStore,
+          ...args: Parameters<IDBObjectStore["put"]>
+        ) {
+          if ((window as unknown as { failWrites?: boolean }).failWrites) {
+            throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+          }
+          return original.apply(this, args);
+        };
+      };
+      fail("put");
+      fail("add");
+    });
+  });
+
+  test("the user is told, the chat keeps working, stored messages stay readable, and the failed write is retried", async ({
+    page,
+  }) => {
+    await openPlayground(page);
+    await sendMessage(page, "stored before");
+    await expect(lastReply(page)).toContainText("stored before", { timeout: 15_000 });
+    await page.evaluate(() => ((window as unknown as { failWrites: boolean }).failWrites = true));
+
+    await sendMessage(page, "precious message");
+    await expect(lastReply(page).locator("blockquote")).toHaveText("precious message", { timeout: 15_000 });
+    const banner = page.getByRole("alert").filter({ hasText: "storage quota is full" });
+    await expect(banner).toContainText("The browser's storage quota is full");
+    await expect(banner).toContainText(/\d+(\.\d)? (bytes|kB|MB|GB) of \d+(\.\d)? (kB|MB|GB) are used/);
+    await expect(banner).toContainText("2 unsaved changes are kept in this tab");
+    await expect(banner.getByRole("button", { name: "Export this session" })).toBeVisible();
+    expect((await readStoredSession(page)).roles).toEqual(["system", "user", "assistant"]);
+
+    await page.evaluate(() => ((window as unknown as { failWrites: boolean }).failWrites = false));
+    await banner.getByRole("button", { name: "Retry saving now" }).click();
+    await expect(banner).toBeHidden();
+    expect((await readStoredSession(page)).roles).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
+    await page.reload();
+    await expect(page.getByRole("article", { name: "Your message" })).toHaveText([
+      "stored before",
+      "precious message",
+    ]);
+  });
+});
+
+test("damaged and foreign records are skipped with a warning naming them, and the rest of the session loads", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await sendMessage(page, "first");
+  await expect(lastReply(page)).toContainText("first", { timeout: 15_000 });
+  await sendMessage(page, "second");
+  await expect(lastReply(page).locator("blockquote")).toHaveText("second", { timeout: 15_000 });
+
+  await page.evaluate(async () => {
+    const sessionId = localStorage.getItem("pi-playground:current-session") ?? "";
+    const db = await new Promise<IDBDatabase>((resolve) => {
+      const request = indexedDB.open("pi-playground");
+      request.onsuccess = () => resolve(request.result);
+    });
+    await new Promise<void>((resolve) => {
+      const tx = db.transaction("messages", "readwrite");
+      const store = tx.objectStore("messages");
+      store.put({
+        schema: 1,
+        sessionId,
+        seq: 1,
+        message: { role: "wizard", spell: "fireball", timestamp: 1 },
+      });
+      store.put({
+        schema: 7,
+        sessionId,
+        seq: 3,
+        message: { role: "user", content: "from the future", timestamp: 2 },
+      });
+      tx.oncomplete = () => resolve();
+    });
+    db.close();
+  });
+  await page.reload();
+
+  const warning = page.getByRole("alert").filter({ hasText: "Skipped stored message" });
+  await expect(warning).toContainText('Skipped stored message #1: Unknown role "wizard"');
+  await expect(warning).toContainText(
+    "Skipped stored message #3: it was written by a newer version of the playground (schema 7",
+  );
+  // Records 1 and 3 (both user messages) are skipped; the system message and both replies load.
+  await expect(page.getByRole("article", { name: "Your message" })).toHaveCount(0);
+  await expect(page.getByRole("article", { name: "Assistant reply", exact: true })).toHaveCount(2);
+
+  await sendMessage(page, "third");
+  await expect(lastReply(page).locator("blockquote")).toHaveText("third", { timeout: 15_000 });
+  // The skipped records are left as they were; new messages never reuse their sequence numbers.
+  const stored = await readStoredSession(page);
+  expect(stored.roles).toEqual(["system", "wizard", "assistant", "user", "assistant", "user", "assistant"]);
+});
+
+test.describe("when IndexedDB is unavailable", () => {
+  test.use({ allowConsoleErrors: [] });
+  test.beforeEach(async ({ page }) => {
+    await page.addInitScript(() => {
+      IDBFactory.prototype.open = () => {
+        throw new DOMException("IndexedDB is disabled in this window.", "SecurityError");
+      };
+    });
+  });
+
+  test("the chat works in memory and says that nothing survives a reload", async ({ page }) => {
+    await openPlayground(page);
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Sessions are kept in memory only" }),
+    ).toContainText("IndexedDB is unavailable");
+    await sendMessage(page, "still works");
+    await expect(lastReply(page).locator("blockquote")).toHaveText("still works", { timeout: 15_000 });
+    await expect(page.getByRole("region", { name: "Storage" })).toContainText("in memory only");
+  });
+});

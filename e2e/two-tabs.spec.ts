@@ -1,0 +1,32 @@
+import { expect, lastReply, openPlayground, readStoredSession, sendMessage, test } from "./support.ts";
+
+test("two tabs on one session: each sees the other's messages without reload, runs never interleave, nothing is lost or doubled", async ({
+  page,
+  context,
+}) => {
+  await openPlayground(page);
+  const other = await context.newPage();
+  await openPlayground(other);
+
+  await sendMessage(page, `from the first tab ${"slowly ".repeat(30)}`);
+  // While the first tab runs, the second shows it and does not start a run of its own.
+  await expect(other.getByRole("button", { name: "Send" })).toBeDisabled();
+  await expect(lastReply(page)).toContainText("from the first tab", { timeout: 20_000 });
+  await expect(other.getByRole("article", { name: "Your message" })).toContainText(["from the first tab"]);
+  await expect(lastReply(other)).toContainText("I received 2 messages: system, user.");
+
+  await other.getByRole("textbox", { name: "Message" }).fill("from the second tab");
+  await expect(other.getByRole("button", { name: "Send" })).toBeEnabled();
+  await other.getByRole("button", { name: "Send" }).click();
+  await expect(lastReply(other).locator("blockquote")).toHaveText("from the second tab", { timeout: 15_000 });
+  await expect(lastReply(page).locator("blockquote")).toHaveText("from the second tab");
+  await expect(lastReply(page)).toContainText("I received 4 messages: system, user, assistant, user.");
+
+  await sendMessage(page, "first tab again");
+  await expect(lastReply(other).locator("blockquote")).toHaveText("first tab again", { timeout: 15_000 });
+
+  const stored = await readStoredSession(page);
+  expect(stored.roles).toEqual(["system", "user", "assistant", "user", "assistant", "user", "assistant"]);
+  await other.reload();
+  await expect(other.getByRole("article", { name: "Your message" })).toHaveCount(3);
+});

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { formatCost, formatTokens, relativeTime } from "./format.ts";
+
+describe("formatting", () => {
+  it("says how long ago something changed", () => {
+    const now = Date.UTC(2026, 10, 30, 12);
+    expect(relativeTime(now - 10_000, now)).toBe("just now");
+    expect(relativeTime(now - 5 * 60_000, now)).toBe("5 min ago");
+    expect(relativeTime(now - 3 * 3_600_000, now)).toBe("3 h ago");
+    expect(relativeTime(now - 2 * 86_400_000, now)).toBe("2 days ago");
+  });
+
+  it("formats tokens and costs", () => {
+    expect(formatTokens(1234)).toBe("1,234");
+    expect(formatTokens(12_345)).toBe("12.3k");
+    expect(formatCost(0)).toBe("$0");
+    expect(formatCost(0.0012)).toBe("$0.0012");
+    expect(formatCost(1.5)).toBe("$1.50");
+  });
+});
