@@ -6,7 +6,8 @@ import type { Usage } from "@earendil-works/pi-ai";
 import type { SessionResponse } from "../shared/api-types.ts";
 import { HttpError, readBody, sendError, sendJson } from "./http-utils.ts";
 import type { ModelRegistry } from "./model-registry.ts";
-import { isTerminal, sseFrame, toProxyEvent } from "./proxy-events.ts";
+import { isTerminal, toProxyEvent } from "./proxy-events.ts";
+import { SseWriter } from "./sse-writer.ts";
 import { checkOrigin, checkToken } from "./request-guard.ts";
 import { parseStreamRequest } from "./stream-request.ts";
 import { describeUpstreamError } from "./upstream-errors.ts";
@@ -110,26 +111,12 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     });
     res.flushHeaders();
 
-    const write = async (event: ProxyAssistantMessageEvent): Promise<void> => {
-      if (res.destroyed) return;
-      if (!res.write(sseFrame(event))) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            res.off("drain", done);
-            res.off("close", done);
-            resolve();
-          };
-          res.on("drain", done);
-          res.on("close", done);
-        });
-      }
-    };
+    const writer = new SseWriter(res);
+    const write = (event: ProxyAssistantMessageEvent): Promise<void> => writer.send(event);
     const fail = (reason: "error" | "aborted", errorMessage: string) =>
       write({ type: "error", reason, errorMessage, usage: emptyUsage() });
 
-    const keepAlive = setInterval(() => {
-      if (!res.destroyed) res.write(": keepalive\n\n");
-    }, options.keepAliveMs);
+    const keepAlive = setInterval(() => writer.comment("keepalive"), options.keepAliveMs);
     let stalled = false;
     let idleTimer: NodeJS.Timeout | undefined;
     const armIdleTimer = () => {
@@ -181,7 +168,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       finished = true;
       clearInterval(keepAlive);
       clearTimeout(idleTimer);
-      res.end();
+      writer.end();
     }
   }
 

@@ -134,6 +134,8 @@ export class ChatSession {
   /** The running loop's own transcript copy, so facts added mid-run reach the next request too. */
   #loopMessages: AgentMessage[] | undefined;
   #inflightSavedAt = 0;
+  #latestPartial: AssistantMessage | undefined;
+  #streamingFrame: number | undefined;
   #closed = false;
 
   private constructor(deps: SessionDeps, meta: SessionMeta, facts: AgentMessage[], seqs: number[]) {
@@ -607,6 +609,9 @@ export class ChatSession {
       this.#notice = `The run could not start: ${(error as Error).message}`;
     } finally {
       this.#running = false;
+      cancelFrame(this.#streamingFrame);
+      this.#streamingFrame = undefined;
+      this.#latestPartial = undefined;
       this.#streaming = undefined;
       this.#loopMessages = undefined;
       if (this.#heldBash.length > 0) {
@@ -653,12 +658,14 @@ export class ChatSession {
         return;
       case "message_update":
         if (event.message.role === "assistant") {
-          this.#streaming = snapshot(event.message);
+          this.#showStreaming(event.message);
           this.#saveInflight(event.message, false);
         }
         return;
       case "message_end":
         if (event.message.role === "assistant") {
+          cancelFrame(this.#streamingFrame);
+          this.#streamingFrame = undefined;
           this.#streaming = undefined;
           void this.#deps.store.clearInflight(this.id).catch(() => undefined);
         }
@@ -667,6 +674,19 @@ export class ChatSession {
       default:
         return;
     }
+  }
+
+  /**
+   * Tokens can arrive faster than the screen refreshes; the streaming message is shown at most once per
+   * frame, with everything received by then, so rendering costs per frame rather than per token.
+   */
+  #showStreaming(message: AssistantMessage): void {
+    this.#latestPartial = message;
+    if (this.#streamingFrame !== undefined) return;
+    this.#streamingFrame = nextFrame(() => {
+      this.#streamingFrame = undefined;
+      if (this.#latestPartial && this.#running) this.#streaming = snapshot(this.#latestPartial);
+    });
   }
 
   /** Keep the streaming reply on disk every so often, so a crash or reload mid-run keeps its text. */
@@ -729,6 +749,17 @@ function decided(
 ): ApprovalRequestMessage {
   return { ...fact, status, decidedAt: Date.now(), ...(reason ? { reason } : {}) };
 }
+
+const nextFrame = (callback: () => void): number =>
+  typeof requestAnimationFrame === "function"
+    ? requestAnimationFrame(callback)
+    : (setTimeout(callback, 16) as unknown as number);
+
+const cancelFrame = (handle: number | undefined): void => {
+  if (handle === undefined) return;
+  if (typeof cancelAnimationFrame === "function") cancelAnimationFrame(handle);
+  else clearTimeout(handle);
+};
 
 /** A copy whose content blocks are new objects: the proxy stream mutates its partial message in place. */
 function snapshot(message: AssistantMessage): AssistantMessage {

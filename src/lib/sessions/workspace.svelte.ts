@@ -5,13 +5,11 @@ import {
   type SessionDeps,
   type SessionInit,
 } from "../agent/chat-session.svelte.ts";
-import { exampleSettings, type Example } from "../examples/examples.ts";
 import { createBranchSummary } from "../messages/factories.ts";
-import { exportFileName, exportSession, type ExportKind, type ParsedImport } from "./export-format.ts";
+import type { ExportKind, ParsedImport } from "./export-format.ts";
 import { ProxyToken } from "../agent/proxy-stream.ts";
 import { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { IdbSessionStore } from "../storage/idb-store.ts";
-import { MemorySessionStore } from "../storage/memory-store.ts";
 import type { SessionMeta } from "../storage/records.ts";
 import type { SessionStore } from "../storage/session-store.ts";
 import { SessionLocks, TabChannel, type SyncMessage } from "../storage/tab-sync.ts";
@@ -72,6 +70,7 @@ export class Workspace {
     try {
       store = await IdbSessionStore.open();
     } catch (error) {
+      const { MemorySessionStore } = await import("../storage/memory-store.ts");
       store = new MemorySessionStore();
       warning = `Sessions are kept in memory only and will be lost on reload: ${(error as Error).message}`;
     }
@@ -125,15 +124,6 @@ export class Workspace {
     this.#switchTo(session);
     await this.refreshList();
     return session;
-  }
-
-  /** Start a new session from an example; nothing existing is overwritten. */
-  async loadExample(example: Example): Promise<ChatSession> {
-    return this.newSession({
-      title: example.title,
-      facts: [createSystemFact(), ...example.facts],
-      settings: exampleSettings(example),
-    });
   }
 
   async openSession(id: string): Promise<void> {
@@ -215,6 +205,8 @@ export class Workspace {
     const settings = current?.settings ?? loaded?.meta.settings;
     const messages = current ? [...current.facts] : loaded?.facts;
     if (title === undefined || !settings || !messages) return undefined;
+    // Loaded on first use: exporting is rare, and the page should start small.
+    const { exportFileName, exportSession } = await import("./export-format.ts");
     return {
       fileName: exportFileName(title, kind),
       text: exportSession({ title, settings, messages }, kind),

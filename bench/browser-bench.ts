@@ -1,0 +1,190 @@
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { convertToLlm } from "../src/lib/messages/convert.ts";
+import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../src/lib/messages/policies.ts";
+import { projectModelView } from "../src/lib/model-view/project.ts";
+import { IdbSessionStore } from "../src/lib/storage/idb-store.ts";
+import { defaultSettings, SCHEMA_VERSION, type SessionMeta } from "../src/lib/storage/records.ts";
+import { syntheticFacts } from "./synthetic-session.ts";
+
+/**
+ * Benchmarks that run inside Chromium on the playground's own modules, exposed as `window.piBench` for
+ * the runner. Each returns raw samples (milliseconds); the runner computes medians, spreads and ratios.
+ */
+
+const SETTINGS: ContextSettings = {
+  ...DEFAULT_CONTEXT_SETTINGS,
+  policies: { notification: "userText", approval_request: "hidden", progress: "hidden" },
+};
+
+/** Milliseconds per call, repeating the call until the clock (coarsened to 0.1 ms in browsers) can resolve it. */
+function time(work: () => unknown, minimumMs = 25): number {
+  let calls = 0;
+  const started = performance.now();
+  let elapsed = 0;
+  do {
+    work();
+    calls++;
+    elapsed = performance.now() - started;
+  } while (elapsed < minimumMs);
+  return elapsed / calls;
+}
+
+/**
+ * Model view recompute, as the inspector does it after each change: the facts array is replaced with
+ * one more fact, all earlier fact objects unchanged. The floor is a plain convertToLlm over the same facts.
+ */
+export function modelView(
+  count: number,
+  runs: number,
+): { subject: number[]; floor: number[]; cold: number[] } {
+  const facts = syntheticFacts(count);
+  const subject: number[] = [];
+  const floor: number[] = [];
+  const cold: number[] = [];
+  projectModelView(facts, SETTINGS);
+  convertToLlm(facts, SETTINGS.policies);
+  for (let run = 0; run < runs; run++) {
+    const next = [
+      ...facts,
+      { role: "user", content: [{ type: "text", text: `run ${run}` }], timestamp: run } as AgentMessage,
+    ];
+    subject.push(time(() => projectModelView(next, SETTINGS)));
+    floor.push(time(() => convertToLlm(next, SETTINGS.policies)));
+    // Cold: every fact is a new object (a freshly loaded session), so nothing is cached; one call each.
+    const fresh = syntheticFacts(count, run + 2);
+    cold.push(time(() => projectModelView(fresh, SETTINGS), 0));
+  }
+  return { subject, floor, cold };
+}
+
+const DB_SAMPLE = 21;
+
+function meta(id: string, count: number): SessionMeta {
+  return {
+    schema: SCHEMA_VERSION,
+    id,
+    title: id,
+    titleIsCustom: true,
+    createdAt: 0,
+    updatedAt: 0,
+    messageCount: count,
+    nextSeq: count,
+    settings: defaultSettings(),
+  };
+}
+
+/** The whole-transcript rewrite that pi's old web UI did: one record holding every message, put again per message. */
+function rewriteStore(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open("bench-rewrite", 1);
+    request.onupgradeneeded = () => request.result.createObjectStore("sessions");
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+async function putWhole(db: IDBDatabase, id: string, messages: AgentMessage[]): Promise<number> {
+  const started = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const tx = db.transaction("sessions", "readwrite");
+    tx.objectStore("sessions").put({ id, messages }, id);
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+  });
+  return performance.now() - started;
+}
+
+/**
+ * Appending message #10 and message #10,000 (one transaction each, as the playground stores every final
+ * message), against rewriting the whole transcript at the same two sizes.
+ */
+export async function idbAppend(
+  runs: number,
+): Promise<{ at10: number[]; at10k: number[]; rewriteAt10: number[]; rewriteAt10k: number[] }> {
+  const store = await IdbSessionStore.open();
+  const rewrite = await rewriteStore();
+  const facts = syntheticFacts(10_000 + DB_SAMPLE);
+  const result = {
+    at10: [] as number[],
+    at10k: [] as number[],
+    rewriteAt10: [] as number[],
+    rewriteAt10k: [] as number[],
+  };
+  for (let run = 0; run < runs; run++) {
+    const small = `append-small-${run}-${Date.now()}`;
+    await store.createSession(meta(small, 0), []);
+    for (let index = 0; index < 10 + DB_SAMPLE / 2; index++) {
+      const started = performance.now();
+      await store.appendMessages(small, [facts[index] as AgentMessage]);
+      if (index >= 10 - DB_SAMPLE / 2) result.at10.push(performance.now() - started);
+    }
+    const large = `append-large-${run}-${Date.now()}`;
+    const prefix = 10_000 - Math.floor(DB_SAMPLE / 2);
+    await store.createSession(meta(large, 0), facts.slice(0, prefix));
+    for (let index = prefix; index < prefix + DB_SAMPLE; index++) {
+      const started = performance.now();
+      await store.appendMessages(large, [facts[index] as AgentMessage]);
+      result.at10k.push(performance.now() - started);
+    }
+    result.rewriteAt10.push(await putWhole(rewrite, `small-${run}`, facts.slice(0, 10)));
+    result.rewriteAt10k.push(await putWhole(rewrite, `large-${run}`, facts.slice(0, 10_000)));
+    await store.deleteSession(small);
+    await store.deleteSession(large);
+  }
+  store.close();
+  rewrite.close();
+  return result;
+}
+
+/** Opening a stored session (read, migrate, validate every record) against one raw getAll of the same records. */
+export async function sessionOpen(
+  count: number,
+  runs: number,
+): Promise<{ subject: number[]; floor: number[] }> {
+  const store = await IdbSessionStore.open();
+  const id = `open-${count}-${Date.now()}`;
+  await store.createSession(meta(id, 0), syntheticFacts(count));
+  const raw = await new Promise<IDBDatabase>((resolve) => {
+    const request = indexedDB.open("pi-playground");
+    request.onsuccess = () => resolve(request.result);
+  });
+  const subject: number[] = [];
+  const floor: number[] = [];
+  for (let run = 0; run < runs + 1; run++) {
+    let started = performance.now();
+    const loaded = await store.loadSession(id);
+    const opened = performance.now() - started;
+    if (loaded?.facts.length !== count)
+      throw new Error(`expected ${count} facts, loaded ${loaded?.facts.length}`);
+    started = performance.now();
+    await new Promise<void>((resolve) => {
+      const request = raw
+        .transaction("messages", "readonly")
+        .objectStore("messages")
+        .getAll(IDBKeyRange.bound([id, -1], [id, Number.MAX_SAFE_INTEGER]));
+      request.onsuccess = () => resolve();
+    });
+    const baseline = performance.now() - started;
+    if (run > 0) {
+      subject.push(opened);
+      floor.push(baseline);
+    }
+  }
+  await store.deleteSession(id);
+  store.close();
+  raw.close();
+  return { subject, floor };
+}
+
+declare global {
+  interface Window {
+    piBench: {
+      modelView: typeof modelView;
+      idbAppend: typeof idbAppend;
+      sessionOpen: typeof sessionOpen;
+      syntheticFacts: typeof syntheticFacts;
+    };
+  }
+}
+
+window.piBench = { modelView, idbAppend, sessionOpen, syntheticFacts };

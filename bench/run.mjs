@@ -1,0 +1,276 @@
+#!/usr/bin/env node
+// `npm run bench`: measures the playground against baselines taken in the same run, in headless Chromium
+// (and in Node for the proxy), prints a table and writes the figures to bench/results.json.
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { chromium } from "@playwright/test";
+import { build, preview, runnerImport } from "vite";
+import { CHROMIUM_ARGS, findChromium } from "../scripts/chromium-path.mjs";
+import { appBenchmarks } from "./app-bench.mjs";
+import { median, summarize } from "./stats.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const out = join(root, "bench", ".out");
+const quick = process.argv.includes("--quick");
+const RUNS = quick ? 3 : 7;
+
+const rows = [];
+const started = Date.now();
+
+function record(subject, work, samples, baselineLabel, baselineSamples, extra = {}) {
+  const value = summarize(samples);
+  const baseline = baselineSamples ? summarize(baselineSamples) : undefined;
+  const ratio = baseline && baseline.median > 0 ? value.median / baseline.median : undefined;
+  const row = {
+    subject,
+    work,
+    unit: extra.unit ?? "ms",
+    ...value,
+    baseline: baselineLabel,
+    baselineMedian: baseline?.median,
+    ratio,
+    ...extra,
+  };
+  rows.push(row);
+  console.log(
+    `  ${subject} · ${work}: ${format(value.median, row.unit)} (vs ${baselineLabel}: ${baseline ? format(baseline.median, row.unit) : "-"})`,
+  );
+  return row;
+}
+
+function format(value, unit) {
+  if (value === undefined) return "-";
+  if (unit === "kB") return `${value.toFixed(1)} kB`;
+  if (unit === "count") return String(Math.round(value));
+  if (unit === "µs") return `${value.toFixed(2)} µs`;
+  return value >= 100
+    ? `${value.toFixed(0)} ms`
+    : value >= 10
+      ? `${value.toFixed(1)} ms`
+      : `${value.toFixed(3)} ms`;
+}
+
+async function buildAll() {
+  console.log("Building the app and the benchmark bundle…");
+  await build({ root, logLevel: "error" });
+  await build({
+    root,
+    configFile: false,
+    logLevel: "error",
+    build: {
+      outDir: out,
+      emptyOutDir: true,
+      minify: true,
+      lib: {
+        entry: join(root, "bench", "browser-bench.ts"),
+        formats: ["iife"],
+        name: "piBenchBundle",
+        fileName: () => "browser-bench.js",
+      },
+    },
+  });
+}
+
+async function bundleSizes() {
+  console.log("Bundle sizes…");
+  const html = await readFile(join(root, "dist", "index.html"), "utf8");
+  const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]);
+  let js = 0;
+  let css = 0;
+  for (const asset of assets) {
+    const size = gzipSync(await readFile(join(root, "dist", asset))).length / 1024;
+    if (asset.endsWith(".css")) css += size;
+    else js += size;
+  }
+  // The floor for this design: Agent and streamProxy alone, bundled the same way.
+  const floorDir = join(out, "floor");
+  await mkdir(floorDir, { recursive: true });
+  const entry = join(floorDir, "entry.ts");
+  await writeFile(
+    entry,
+    'import { Agent, streamProxy } from "@earendil-works/pi-agent-core";\nconsole.log(Agent, streamProxy);\n',
+  );
+  const result = await build({
+    root,
+    configFile: false,
+    logLevel: "error",
+    build: { write: false, minify: true, rollupOptions: { input: entry, onwarn: () => undefined } },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]).flatMap((item) => item.output);
+  const floor = outputs
+    .filter((item) => item.type === "chunk")
+    .reduce((sum, chunk) => sum + gzipSync(chunk.code).length / 1024, 0);
+  record("bundle: initial JS", "gzip", [js], "Agent + streamProxy alone", [floor], {
+    unit: "kB",
+    goal: "≤ 3× the floor",
+  });
+  record("bundle: initial CSS", "gzip", [css], "-", undefined, { unit: "kB" });
+}
+
+async function proxyBenchmarks() {
+  console.log("Proxy overhead (Node, loopback)…");
+  const { module } = await runnerImport(join(root, "bench", "proxy-bench.ts"), {
+    configFile: false,
+    logLevel: "error",
+  });
+  const runs = await module.proxyOverhead({ events: 10_000, runs: RUNS });
+  const events = runs[0]?.events ?? 10_000;
+  record(
+    "proxy: 10k SSE events, unpaced",
+    `${events} events`,
+    runs.map((run) => run.proxyMs),
+    "same stream consumed in-process",
+    runs.map((run) => run.inProcessMs),
+  );
+  const perEvent = runs.map((run) => ((run.proxyMs - run.inProcessMs) / run.events) * 1000);
+  record("proxy: overhead per event", "unpaced", perEvent, "-", undefined, { unit: "µs" });
+  // A model streams at most a few hundred tokens per second; against 1 ms per event the overhead is a fraction.
+  const pacedShare = perEvent.map((micros) => micros / 1000);
+  rows.push({
+    subject: "proxy: overhead vs a 1,000 events/s stream",
+    work: "per event",
+    unit: "ratio",
+    ...summarize(pacedShare),
+    baseline: "1 ms per event",
+    goal: "< 10%",
+  });
+  console.log(
+    `  proxy overhead at 1,000 events/s: ${(median(pacedShare) * 100).toFixed(2)}% of each event's time`,
+  );
+}
+
+async function browserMicroBenchmarks(browser, baseURL) {
+  console.log("Model view and IndexedDB (Chromium)…");
+  const context = await browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${baseURL}/api/session`);
+  await page.addScriptTag({ path: join(out, "browser-bench.js") });
+
+  for (const count of [1_000, 5_000, 10_000]) {
+    const result = await page.evaluate(([n, runs]) => window.piBench.modelView(n, runs), [count, RUNS * 3]);
+    record(
+      "model view recompute",
+      `${count.toLocaleString("en-US")} facts`,
+      result.subject,
+      "plain convertToLlm (floor)",
+      result.floor,
+      { goal: "< 16 ms at 10k" },
+    );
+    record(
+      "model view, cold (no cache)",
+      `${count.toLocaleString("en-US")} facts`,
+      result.cold,
+      "plain convertToLlm (floor)",
+      result.floor,
+    );
+  }
+  const append = await page.evaluate((runs) => window.piBench.idbAppend(runs), quick ? 2 : 4);
+  record("IndexedDB append", "message #10,000", append.at10k, "message #10", append.at10, {
+    goal: "ratio ≤ 1.5",
+  });
+  record(
+    "whole-transcript rewrite",
+    "message #10,000",
+    append.rewriteAt10k,
+    "append of message #10,000",
+    append.at10k,
+  );
+  record("whole-transcript rewrite", "message #10", append.rewriteAt10, "append of message #10", append.at10);
+  for (const count of [1_000, 10_000]) {
+    const open = await page.evaluate(([n, runs]) => window.piBench.sessionOpen(n, runs), [count, RUNS]);
+    record(
+      "session open (read + validate)",
+      `${count.toLocaleString("en-US")} messages`,
+      open.subject,
+      "raw getAll (floor)",
+      open.floor,
+      { goal: "well under 1 s at 10k" },
+    );
+  }
+  await context.close();
+}
+
+async function main() {
+  await rm(join(root, "bench", "results.json"), { force: true });
+  await buildAll();
+  await bundleSizes();
+  await proxyBenchmarks();
+
+  const server = await preview({
+    root,
+    logLevel: "error",
+    preview: { port: 4391, strictPort: false, host: "127.0.0.1" },
+  });
+  const address = server.httpServer.address();
+  const baseURL = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 4391}`;
+  const executablePath = await findChromium();
+  if (!executablePath)
+    throw new Error("No Chromium found: run scripts/ensure-chromium.mjs or set CHROMIUM_PATH.");
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  try {
+    await browserMicroBenchmarks(browser, baseURL);
+    await appBenchmarks({
+      browser,
+      baseURL,
+      benchBundle: join(out, "browser-bench.js"),
+      runs: quick ? 2 : 3,
+      record,
+    });
+  } finally {
+    await browser.close();
+    await new Promise((resolve) => server.httpServer.close(resolve));
+  }
+
+  printTable();
+  const results = {
+    generatedAt: new Date().toISOString(),
+    durationSeconds: Math.round((Date.now() - started) / 1000),
+    machine: {
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      chromium: executablePath,
+    },
+    rows,
+  };
+  await writeFile(join(root, "bench", "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote bench/results.json (${results.durationSeconds} s).`);
+}
+
+function printTable() {
+  const header = [
+    "subject",
+    "work",
+    "median",
+    "spread (p25–p75)",
+    "baseline",
+    "baseline median",
+    "ratio",
+    "goal",
+  ];
+  const lines = rows.map((row) => [
+    row.subject,
+    row.work,
+    row.unit === "ratio" ? `${(row.median * 100).toFixed(2)}%` : format(row.median, row.unit),
+    row.unit === "ratio"
+      ? `${(row.p25 * 100).toFixed(2)}–${(row.p75 * 100).toFixed(2)}%`
+      : `${format(row.p25, row.unit)}–${format(row.p75, row.unit)}`,
+    row.baseline ?? "-",
+    row.baselineMedian === undefined ? "-" : format(row.baselineMedian, row.unit),
+    row.ratio === undefined ? "-" : `${row.ratio.toFixed(2)}×`,
+    row.goal ?? "",
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...lines.map((line) => String(line[column]).length)),
+  );
+  const render = (cells) =>
+    `| ${cells.map((cell, column) => String(cell).padEnd(widths[column])).join(" | ")} |`;
+  console.log(`\n${render(header)}\n|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
+  for (const line of lines) console.log(render(line));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

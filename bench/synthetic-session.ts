@@ -1,0 +1,124 @@
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
+
+/**
+ * A realistic session of `count` facts for benchmarks: turns of user prompt, assistant reply with a tool
+ * call, tool result and final answer, sprinkled with the custom types (notifications, bash, progress,
+ * approvals, custom messages), each about the size of a real one.
+ */
+export function syntheticFacts(count: number, seed = 1): AgentMessage[] {
+  let state = seed;
+  const random = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+  const words = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        ["alpha", "beta", "gamma", "delta", "omega", "tool", "model", "fact"][
+          (i + Math.floor(random() * 8)) % 8
+        ],
+    ).join(" ");
+  const usage = {
+    input: 120,
+    output: 40,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 160,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+  const reply = (content: AssistantMessage["content"], timestamp: number): AssistantMessage => ({
+    role: "assistant",
+    content,
+    api: "mirror",
+    provider: "mirror",
+    model: "mirror",
+    usage,
+    stopReason: content.some((block) => block.type === "toolCall") ? "toolUse" : "stop",
+    timestamp,
+  });
+
+  const facts: AgentMessage[] = [
+    { role: "system", content: `You are a benchmark assistant. ${words(30)}`, timestamp: 0 },
+  ];
+  let t = 1;
+  while (facts.length < count) {
+    const kind = facts.length % 11;
+    t++;
+    switch (kind) {
+      case 1:
+        facts.push({ role: "user", content: [{ type: "text", text: words(25) }], timestamp: t });
+        break;
+      case 2:
+        facts.push(
+          reply(
+            [
+              { type: "text", text: words(20) },
+              {
+                type: "toolCall",
+                id: `call_${t}`,
+                name: "calculate",
+                arguments: { expression: "12 * (3 + 4)" },
+              },
+            ],
+            t,
+          ),
+        );
+        break;
+      case 3:
+        facts.push({
+          role: "toolResult",
+          toolCallId: `call_${t - 1}`,
+          toolName: "calculate",
+          content: [{ type: "text", text: "12 * (3 + 4) = 84" }],
+          isError: false,
+          timestamp: t,
+        });
+        break;
+      case 4:
+        facts.push(reply([{ type: "text", text: words(60) }], t));
+        break;
+      case 5:
+        facts.push({ role: "notification", text: words(8), level: "info", timestamp: t });
+        break;
+      case 6:
+        facts.push({
+          role: "bashExecution",
+          command: "npm test",
+          output: words(80),
+          exitCode: random() < 0.3 ? 1 : 0,
+          cancelled: false,
+          truncated: false,
+          excludeFromContext: random() < 0.2,
+          timestamp: t,
+        });
+        break;
+      case 7:
+        facts.push({ role: "progress", text: words(5), fraction: random(), timestamp: t });
+        break;
+      case 8:
+        facts.push({
+          role: "custom",
+          customType: "context",
+          content: words(30),
+          display: random() < 0.5,
+          timestamp: t,
+        });
+        break;
+      case 9:
+        facts.push({
+          role: "approval_request",
+          action: "Run save_note",
+          status: "approved",
+          subject: words(4),
+          decidedAt: t,
+          timestamp: t,
+        });
+        break;
+      default:
+        facts.push({ role: "user", content: [{ type: "text", text: words(12) }], timestamp: t });
+    }
+  }
+  return facts.slice(0, count);
+}
