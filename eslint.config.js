@@ -5,7 +5,16 @@ import ts from "typescript-eslint";
 import svelteConfig from "./svelte.config.js";
 
 export default ts.config(
-  { ignores: ["dist/", "node_modules/", "test-results/", "playwright-report/", "bench/results.json", "bench/.out/"] },
+  {
+    ignores: [
+      "dist/",
+      "node_modules/",
+      "test-results/",
+      "playwright-report/",
+      "bench/results.json",
+      "bench/.out/",
+    ],
+  },
   js.configs.recommended,
   ...ts.configs.recommended,
   ...svelte.configs.recommended,
