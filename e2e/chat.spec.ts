@@ -43,3 +43,28 @@ test("the system prompt can be read and edited, and the model receives the new o
   await expect(lastReply(page)).toContainText("1. system", { timeout: 15_000 });
   await expect(lastReply(page)).toContainText("You are a pirate.");
 });
+
+test("the conversation follows new tokens until the reader scrolls up, then offers to jump back", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  for (const text of ["one", "two", "three"]) {
+    await sendMessage(page, `${text} ${"padding ".repeat(60)}`);
+    await expect(lastReply(page)).toContainText("The last user message was", { timeout: 20_000 });
+  }
+  await sendMessage(page, `four ${"more padding ".repeat(80)}`);
+  const streaming = page.getByRole("article", { name: "Assistant reply (streaming)" });
+  await expect(streaming).toBeInViewport();
+
+  const conversation = page.getByRole("region", { name: "Conversation" });
+  await conversation.getByRole("article", { name: "Your message" }).first().hover();
+  await page.mouse.wheel(0, -5_000);
+  await expect(page.getByRole("button", { name: "Jump to latest" })).toBeVisible();
+  await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop", { timeout: 30_000 });
+  await expect(conversation.getByRole("article", { name: "Your message" }).first()).toBeInViewport();
+  await expect(lastReply(page)).not.toBeInViewport();
+
+  await page.getByRole("button", { name: "Jump to latest" }).click();
+  await expect(lastReply(page)).toBeInViewport();
+  await expect(page.getByRole("button", { name: "Jump to latest" })).toBeHidden();
+});
