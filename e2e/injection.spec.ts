@@ -294,3 +294,45 @@ test("a ! line records a bash execution, and !! keeps it out of the model's cont
   await expect(facts.getByRole("button", { name: "Fact 3: bashExecution, excluded (!!)" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Bash: npm test" })).toContainText("exit 1");
 });
+
+test("append and run a turn: the injected message is stored and the model is called with it", async ({
+  page,
+}) => {
+  const requests = recordStreamRequests(page);
+  await openPlayground(page);
+  const dialog = await openInject(page);
+  await dialog.getByLabel("Type", { exact: true }).selectOption("custom");
+  await dialog.getByLabel("Custom type", { exact: true }).fill("ci-result");
+  await dialog.getByLabel("Content", { exact: true }).fill("CI failed on main: 3 tests.");
+  await dialog.getByRole("radio", { name: "Append and run a turn" }).check();
+  await dialog.getByRole("button", { name: "Inject: append and run a turn" }).click();
+
+  await expect(lastReply(page)).toContainText("I received 2 messages: system, user.", { timeout: 15_000 });
+  expect(requests).toHaveLength(1);
+  expect(requests[0]).toContain("CI failed on main: 3 tests.");
+  await expect(page.getByRole("region", { name: "Custom message ci-result" })).toContainText(
+    "CI failed on main",
+  );
+});
+
+test("a message injected during a run is steered into it through the Agent's queue", async ({ page }) => {
+  await openPlayground(page);
+  await sendMessage(page, "Save a note: steer demo");
+  const card = page.getByRole("region", { name: "Approval request: Run save_note" });
+  await expect(card).toHaveAttribute("data-status", "pending", { timeout: 15_000 });
+
+  const dialog = await openInject(page);
+  await expect(dialog.getByRole("group", { name: /Delivery \(a run is active\)/ })).toBeVisible();
+  await dialog.getByLabel("Type", { exact: true }).selectOption("notification");
+  await dialog.getByLabel("Text", { exact: true }).fill("Deploy window closes in 5 minutes");
+  await dialog.getByRole("button", { name: "Inject: steer" }).click();
+  await expect(
+    page.getByRole("region", { name: "Queued messages" }).getByRole("group", { name: /^Steering/ }),
+  ).toContainText("Deploy window closes in 5 minutes");
+  await card.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("region", { name: "Queued messages" })).toBeHidden();
+  await expect(page.getByRole("complementary", { name: "Notification (info)" })).toContainText(
+    "Deploy window closes in 5 minutes",
+  );
+});
