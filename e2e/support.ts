@@ -52,8 +52,10 @@ export function lastReply(page: Page) {
 }
 
 export interface StoredSession {
-  messageRecords: number;
+  /** The stored facts, in order, as plain JSON. */
+  messages: unknown[];
   roles: string[];
+  messageRecords: number;
   inflight: number;
 }
 
@@ -77,29 +79,19 @@ export async function readStoredSession(page: Page): Promise<StoredSession> {
       request.onsuccess = () => resolve(request.result);
     });
     db.close();
-    return { messageRecords: records.length, roles: records.map((record) => record.message.role), inflight };
+    const messages = records.map((record) => record.message);
+    return {
+      messages,
+      roles: messages.map((message) => message.role),
+      messageRecords: records.length,
+      inflight,
+    };
   });
 }
 
-/** The current session's stored facts, in order, as plain JSON. */
+/** The current session's stored facts, in order. */
 export async function readStoredFacts(page: Page): Promise<unknown[]> {
-  return page.evaluate(async () => {
-    const sessionId = localStorage.getItem("pi-playground:current-session") ?? "";
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open("pi-playground");
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const records = await new Promise<{ seq: number; message: unknown }[]>((resolve) => {
-      const request = db
-        .transaction("messages", "readonly")
-        .objectStore("messages")
-        .getAll(IDBKeyRange.bound([sessionId, -1], [sessionId, Number.MAX_SAFE_INTEGER]));
-      request.onsuccess = () => resolve(request.result as { seq: number; message: unknown }[]);
-    });
-    db.close();
-    return records.map((record) => record.message);
-  });
+  return (await readStoredSession(page)).messages;
 }
 
 /** The inspector's model view, read from its JSON view (the inspector must be open). */

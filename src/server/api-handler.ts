@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
-import type { Usage } from "@earendil-works/pi-ai";
 import type { SessionResponse } from "../shared/api-types.ts";
+import { zeroUsage } from "../shared/usage.ts";
 import { HttpError, readBody, sendError, sendJson } from "./http-utils.ts";
 import type { ModelRegistry } from "./model-registry.ts";
 import { isTerminal, toProxyEvent } from "./proxy-events.ts";
@@ -114,7 +114,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     const writer = new SseWriter(res);
     const write = (event: ProxyAssistantMessageEvent): Promise<void> => writer.send(event);
     const fail = (reason: "error" | "aborted", errorMessage: string) =>
-      write({ type: "error", reason, errorMessage, usage: emptyUsage() });
+      write({ type: "error", reason, errorMessage, usage: zeroUsage() });
 
     const keepAlive = setInterval(() => writer.comment("keepalive"), options.keepAliveMs);
     let stalled = false;
@@ -187,16 +187,5 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       options.log(`api error on ${req.method} ${path}: ${(error as Error).stack ?? String(error)}`);
       sendError(res, new HttpError(500, `Internal proxy error: ${(error as Error).message}`));
     });
-  };
-}
-
-function emptyUsage(): Usage {
-  return {
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: 0,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
   };
 }

@@ -1,18 +1,10 @@
-import { SvelteMap } from "svelte/reactivity";
-import {
-  Agent,
-  type AgentEvent,
-  type AgentMessage,
-  type BeforeToolCallContext,
-  type BeforeToolCallResult,
-  type ThinkingLevel,
-} from "@earendil-works/pi-agent-core";
+import { Agent, type AgentEvent, type AgentMessage, type ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { createInitialSystemMessage, toToolDeclaration, type AssistantMessage } from "@earendil-works/pi-ai";
 import type { ModelInfo } from "../../shared/api-types.ts";
 import { convertToLlm } from "../messages/convert.ts";
-import { createApprovalRequest, createUserMessage, INJECTED_API } from "../messages/factories.ts";
+import { createUserMessage, INJECTED_API } from "../messages/factories.ts";
 import type { Visibility } from "../messages/policies.ts";
-import type { ApprovalRequestMessage, PolicyRole } from "../messages/types.ts";
+import type { PolicyRole } from "../messages/types.ts";
 import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { modelFromInfo, modelFromRef, thinkingLevelFor } from "../models/model-ref.ts";
 import { projectModelView } from "../model-view/project.ts";
@@ -22,13 +14,16 @@ import {
   defaultSettings,
   SCHEMA_VERSION,
   type ForkOrigin,
+  type MessageRecord,
   type SessionMeta,
   type SessionSettings,
 } from "../storage/records.ts";
 import { NEW_SESSION_TITLE, type SessionStore } from "../storage/session-store.ts";
 import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
 import type { SessionLocks, TabChannel } from "../storage/tab-sync.ts";
-import { rejectionText } from "./approvals.ts";
+import { decided, type ApprovalDecision } from "./approvals.ts";
+import { StreamingReply } from "./streaming-reply.svelte.ts";
+import { ToolApprovals } from "./tool-approvals.svelte.ts";
 import { MessageQueues, type RunQueue } from "./message-queues.svelte.ts";
 import { createProxyStreamFn, type ProxyToken, type RecordedRequest } from "./proxy-stream.ts";
 import { DEMO_TOOLS } from "./tools/demo-tools.ts";
@@ -61,8 +56,6 @@ export interface SessionInit {
 /** How an injected message is delivered, in the terms of pi's `sendCustomMessage`. */
 export type Delivery = "append" | "appendAndRun" | "steer" | "followUp" | "nextTurn";
 
-export type ApprovalDecision = "approved" | "rejected";
-
 export interface LastRequest {
   request: RecordedRequest;
   /** How many facts existed when it was sent: later ones have not been seen by the model yet. */
@@ -76,7 +69,6 @@ export function createSystemFact(prompt = DEFAULT_SYSTEM_PROMPT): AgentMessage {
 
 const INTERRUPTED =
   "Interrupted: the page was closed or reloaded while this reply was streaming. The text received until then is kept.";
-const INFLIGHT_SAVE_INTERVAL_MS = 750;
 
 /**
  * One open session: its facts, its settings, and the pi `Agent` that extends them. The facts are the
@@ -94,7 +86,6 @@ export class ChatSession {
   #meta = $state.raw<SessionMeta>() as SessionMeta;
   #facts = $state.raw<AgentMessage[]>([]);
   #settings = $state.raw<SessionSettings>(defaultSettings());
-  #streaming = $state.raw<AssistantMessage | undefined>(undefined);
   #running = $state(false);
   #runningElsewhere = $state(false);
   #lastRequest = $state.raw<LastRequest | undefined>(undefined);
@@ -127,15 +118,11 @@ export class ChatSession {
   /** Bash executions recorded during a run; appended when it ends, as pi's coding agent does. */
   #heldBash: AgentMessage[] = [];
   /** Gated tool calls waiting for a person, by tool call id. */
-  readonly #waiting = new SvelteMap<
-    string,
-    (decision: { status: ApprovalDecision; reason?: string }) => void
-  >();
+  readonly #approvals: ToolApprovals;
+
   /** The running loop's own transcript copy, so facts added mid-run reach the next request too. */
   #loopMessages: AgentMessage[] | undefined;
-  #inflightSavedAt = 0;
-  #latestPartial: AssistantMessage | undefined;
-  #streamingFrame: number | undefined;
+  readonly #reply: StreamingReply;
   #closed = false;
 
   private constructor(deps: SessionDeps, meta: SessionMeta, facts: AgentMessage[], seqs: number[]) {
@@ -144,7 +131,23 @@ export class ChatSession {
     this.#meta = meta;
     this.#settings = meta.settings;
     this.#facts = facts;
+    this.#reply = new StreamingReply({
+      save: (message) => deps.store.saveInflight(meta.id, message),
+      clear: () => deps.store.clearInflight(meta.id),
+    });
     const info = deps.catalog.find(meta.settings.model);
+    this.#approvals = new ToolApprovals({
+      requiresApproval: (toolName) => this.#settings.toolApprovals[toolName] === true,
+      record: (request, loopMessages) => {
+        loopMessages.push(request);
+        this.#agent.state.messages.push(request);
+        this.#commit();
+      },
+      settle: (request, outcome) => {
+        const index = this.#agent.state.messages.indexOf(request);
+        if (index !== -1) this.#replaceFact(index, outcome);
+      },
+    });
     this.#agent = new Agent({
       initialState: {
         model: info ? modelFromInfo(info) : modelFromRef(meta.settings.model),
@@ -162,7 +165,7 @@ export class ChatSession {
           this.#lastRequest = { request, factCount: this.#agent.state.messages.length };
         },
       }),
-      beforeToolCall: (context, signal) => this.#gateToolCall(context, signal),
+      beforeToolCall: this.#approvals.gate,
       prepareRequest: ({ context }) => {
         this.#loopMessages = context.messages;
       },
@@ -243,7 +246,7 @@ export class ChatSession {
   }
   /** The assistant message streaming right now, updated per token. */
   get streaming(): AssistantMessage | undefined {
-    return this.#streaming;
+    return this.#reply.current;
   }
   get running(): boolean {
     return this.#running;
@@ -277,7 +280,7 @@ export class ChatSession {
   }
   /** Tool calls waiting for a decision, by id. */
   isWaitingFor(toolCallId: string | undefined): boolean {
-    return toolCallId !== undefined && this.#waiting.has(toolCallId);
+    return this.#approvals.isWaiting(toolCallId);
   }
 
   dismissNotice(): void {
@@ -399,11 +402,7 @@ export class ChatSession {
   async decide(factIndex: number, status: ApprovalDecision, reason?: string): Promise<void> {
     const fact = this.#facts[factIndex];
     if (fact?.role !== "approval_request" || fact.status !== "pending") return;
-    const waiter = fact.toolCallId ? this.#waiting.get(fact.toolCallId) : undefined;
-    if (waiter) {
-      waiter(reason ? { status, reason } : { status });
-      return;
-    }
+    if (this.#approvals.resolve(fact.toolCallId, reason ? { status, reason } : { status })) return;
     if (this.#runningElsewhere) {
       this.#notice = "This session is running in another tab; decide there.";
       return;
@@ -414,41 +413,6 @@ export class ChatSession {
     };
     if (this.#running) apply();
     else await this.#whileIdle(apply);
-  }
-
-  async #gateToolCall(
-    context: BeforeToolCallContext,
-    signal?: AbortSignal,
-  ): Promise<BeforeToolCallResult | undefined> {
-    const { toolCall } = context;
-    if (!this.#settings.toolApprovals[toolCall.name]) return undefined;
-    const request = createApprovalRequest({
-      action: `Run ${toolCall.name}`,
-      subject: JSON.stringify(context.args),
-      toolCallId: toolCall.id,
-      toolName: toolCall.name,
-      toolArgs: context.args,
-    });
-    // The request is a fact of this run: in the Agent's transcript, in the loop's copy, and stored.
-    context.context.messages.push(request);
-    this.#agent.state.messages.push(request);
-    this.#commit();
-
-    const decision = await new Promise<{ status: ApprovalDecision; reason?: string }>((resolve) => {
-      const onAbort = () =>
-        resolve({ status: "rejected", reason: "the run was stopped before anyone decided" });
-      if (signal?.aborted) onAbort();
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.#waiting.set(toolCall.id, (value) => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve(value);
-      });
-    });
-    this.#waiting.delete(toolCall.id);
-    const index = this.#agent.state.messages.indexOf(request);
-    if (index !== -1) this.#replaceFact(index, decided(request, decision.status, decision.reason));
-    if (decision.status === "approved") return undefined;
-    return { block: true, reason: rejectionText(toolCall.name, decision.reason) };
   }
 
   // --- settings ------------------------------------------------------------------------------------
@@ -525,31 +489,20 @@ export class ChatSession {
     if (this.#closed || this.#running) return;
     const incoming = appended.filter((seq) => !this.#writer.hasSeq(seq));
     if (incoming.length > 0) {
-      const since = Math.min(...incoming) - 1;
-      const { records, warnings } = await this.#deps.store.loadMessagesSince(this.id, since);
-      const fresh = records.filter((record) => !this.#writer.hasSeq(record.seq));
-      if (fresh.length > 0) {
-        const saved = this.#writer.savedCount;
-        const facts = [
-          ...this.#facts.slice(0, saved),
-          ...fresh.map((record) => record.message),
-          ...this.#facts.slice(saved),
-        ];
-        this.#writer.adoptStored(fresh.map((record) => record.seq));
-        this.#setFacts(facts);
-      }
+      const { records, warnings } = await this.#deps.store.loadMessagesSince(
+        this.id,
+        Math.min(...incoming) - 1,
+      );
+      this.#adoptRecords(records);
       if (warnings.length > 0) this.#warnings = [...this.#warnings, ...warnings];
     }
     for (const seq of replaced) {
-      const record = await this.#deps.store.readMessage(this.id, seq);
+      const index = this.#writer.indexOfSeq(seq);
+      const record = index === -1 ? undefined : await this.#deps.store.readMessage(this.id, seq);
       if (!record) continue;
-      for (let index = 0; index < this.#writer.savedCount; index++) {
-        if (this.#writer.seqAt(index) === seq) {
-          const facts = this.#facts.slice();
-          facts[index] = record.message;
-          this.#setFacts(facts);
-        }
-      }
+      const facts = this.#facts.slice();
+      facts[index] = record.message;
+      this.#setFacts(facts);
     }
   }
 
@@ -609,10 +562,7 @@ export class ChatSession {
       this.#notice = `The run could not start: ${(error as Error).message}`;
     } finally {
       this.#running = false;
-      cancelFrame(this.#streamingFrame);
-      this.#streamingFrame = undefined;
-      this.#latestPartial = undefined;
-      this.#streaming = undefined;
+      this.#reply.stop();
       this.#loopMessages = undefined;
       if (this.#heldBash.length > 0) {
         const held = this.#heldBash;
@@ -639,6 +589,14 @@ export class ChatSession {
   async #catchUp(): Promise<void> {
     if (this.#writer.savedCount === 0) return;
     const { records } = await this.#deps.store.loadMessagesSince(this.id, this.#writer.maxSeq);
+    this.#adoptRecords(records);
+  }
+
+  /**
+   * Take in records another tab stored. They go right after our stored prefix, before any facts of ours
+   * still waiting to be stored, so positions and sequence numbers stay aligned.
+   */
+  #adoptRecords(records: readonly MessageRecord[]): void {
     const fresh = records.filter((record) => !this.#writer.hasSeq(record.seq));
     if (fresh.length === 0) return;
     const saved = this.#writer.savedCount;
@@ -654,20 +612,16 @@ export class ChatSession {
     switch (event.type) {
       case "message_start":
         this.queues.delivered(event.message);
-        if (event.message.role === "assistant") this.#streaming = snapshot(event.message);
+        if (event.message.role === "assistant") this.#reply.start(event.message);
         return;
       case "message_update":
         if (event.message.role === "assistant") {
-          this.#showStreaming(event.message);
-          this.#saveInflight(event.message, false);
+          this.#reply.update(event.message);
         }
         return;
       case "message_end":
         if (event.message.role === "assistant") {
-          cancelFrame(this.#streamingFrame);
-          this.#streamingFrame = undefined;
-          this.#streaming = undefined;
-          void this.#deps.store.clearInflight(this.id).catch(() => undefined);
+          this.#reply.finish();
         }
         this.#commit();
         return;
@@ -676,30 +630,9 @@ export class ChatSession {
     }
   }
 
-  /**
-   * Tokens can arrive faster than the screen refreshes; the streaming message is shown at most once per
-   * frame, with everything received by then, so rendering costs per frame rather than per token.
-   */
-  #showStreaming(message: AssistantMessage): void {
-    this.#latestPartial = message;
-    if (this.#streamingFrame !== undefined) return;
-    this.#streamingFrame = nextFrame(() => {
-      this.#streamingFrame = undefined;
-      if (this.#latestPartial && this.#running) this.#streaming = snapshot(this.#latestPartial);
-    });
-  }
-
-  /** Keep the streaming reply on disk every so often, so a crash or reload mid-run keeps its text. */
-  #saveInflight(message: AgentMessage, force: boolean): void {
-    const now = Date.now();
-    if (!force && now - this.#inflightSavedAt < INFLIGHT_SAVE_INTERVAL_MS) return;
-    this.#inflightSavedAt = now;
-    void this.#deps.store.saveInflight(this.id, snapshot(message as AssistantMessage)).catch(() => undefined);
-  }
-
   /** Save the streaming reply right away (the page is being hidden or unloaded). */
   saveStreamingNow(): void {
-    if (this.#streaming) this.#saveInflight(this.#streaming, true);
+    this.#reply.saveNow();
   }
 
   #append(messages: AgentMessage[]): void {
@@ -740,28 +673,4 @@ export class ChatSession {
       this.#notice = `The setting applies now but was not saved: ${(error as Error).message}`;
     }
   }
-}
-
-function decided(
-  fact: ApprovalRequestMessage,
-  status: ApprovalDecision,
-  reason?: string,
-): ApprovalRequestMessage {
-  return { ...fact, status, decidedAt: Date.now(), ...(reason ? { reason } : {}) };
-}
-
-const nextFrame = (callback: () => void): number =>
-  typeof requestAnimationFrame === "function"
-    ? requestAnimationFrame(callback)
-    : (setTimeout(callback, 16) as unknown as number);
-
-const cancelFrame = (handle: number | undefined): void => {
-  if (handle === undefined) return;
-  if (typeof cancelAnimationFrame === "function") cancelAnimationFrame(handle);
-  else clearTimeout(handle);
-};
-
-/** A copy whose content blocks are new objects: the proxy stream mutates its partial message in place. */
-function snapshot(message: AssistantMessage): AssistantMessage {
-  return { ...message, content: message.content.map((block) => ({ ...block })) };
 }

@@ -13,6 +13,7 @@ import {
 import { DEFAULT_POLICIES, type VisibilityPolicies } from "../messages/policies.ts";
 import { rejectionText } from "../agent/approvals.ts";
 import { defaultSettings, type SessionSettings } from "../storage/records.ts";
+import { zeroUsage } from "../../shared/usage.ts";
 
 /**
  * Example sessions, each showing one idea from pi's message flow. Loading one creates a new session;
@@ -31,15 +32,6 @@ const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
 let clock = 0;
 const at = () => T0 + ++clock * 1_000;
 
-const zeroUsage = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
-
 function reply(text: string, calls: ToolCall[] = []): AssistantMessage {
   return {
     role: "assistant",
@@ -47,7 +39,7 @@ function reply(text: string, calls: ToolCall[] = []): AssistantMessage {
     api: "mirror",
     provider: "mirror",
     model: "mirror",
-    usage: zeroUsage,
+    usage: zeroUsage(),
     stopReason: calls.length > 0 ? "toolUse" : "stop",
     timestamp: at(),
   };

@@ -1,4 +1,5 @@
 import type { AssistantMessage, ImageContent, TextContent, UserMessage } from "@earendil-works/pi-ai";
+import { zeroUsage } from "../../shared/usage.ts";
 import type {
   ApprovalRequestMessage,
   BashExecutionMessage,
@@ -29,14 +30,7 @@ export function createInjectedAssistantMessage(text: string, timestamp = Date.no
     api: INJECTED_API,
     provider: "injected",
     model: "hand-written",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: zeroUsage(),
     stopReason: "stop",
     timestamp,
   };

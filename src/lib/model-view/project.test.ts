@@ -1,6 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
+import { zeroUsage } from "../../shared/usage.ts";
 import { convertToLlm } from "../messages/convert.ts";
 import {
   createApprovalRequest,
@@ -15,14 +16,7 @@ import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../messages/poli
 import { projectModelView, summarize } from "./project.ts";
 import { transformContext } from "./transform.ts";
 
-const usage = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const usage = zeroUsage();
 const reply = (text: string): AssistantMessage => ({
   role: "assistant",
   content: [{ type: "text", text }],

@@ -1,6 +1,7 @@
 import "fake-indexeddb/auto";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { zeroUsage } from "../../shared/usage.ts";
 import { createNotification, createUserMessage } from "../messages/factories.ts";
 import { DB_NAME, IdbSessionStore, toStorageError } from "./idb-store.ts";
 import { defaultSettings, SCHEMA_VERSION, type SessionMeta } from "./records.ts";
@@ -127,14 +128,7 @@ describe("IdbSessionStore", () => {
       api: "a",
       provider: "p",
       model: "m",
-      usage: {
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 0,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
+      usage: zeroUsage(),
       stopReason: "pending",
       timestamp: 5,
     };

@@ -29,6 +29,7 @@ export class SessionWriter {
   readonly #sessionId: string;
   readonly #hooks: WriterHooks;
   #seqs: number[];
+  readonly #known: Set<number>;
   #dirty = new Set<number>();
   #chain: Promise<void> = Promise.resolve();
   #scheduled = false;
@@ -41,6 +42,7 @@ export class SessionWriter {
     this.#store = store;
     this.#sessionId = sessionId;
     this.#seqs = seqs.slice();
+    this.#known = new Set(seqs);
     this.#hooks = hooks;
   }
 
@@ -58,7 +60,12 @@ export class SessionWriter {
   }
 
   hasSeq(seq: number): boolean {
-    return this.#seqs.includes(seq);
+    return this.#known.has(seq);
+  }
+
+  /** Position of the fact stored under `seq`, or -1. */
+  indexOfSeq(seq: number): number {
+    return this.#known.has(seq) ? this.#seqs.indexOf(seq) : -1;
   }
 
   /** The fact at `index` was replaced in memory; store the new version. */
@@ -84,6 +91,7 @@ export class SessionWriter {
    */
   adoptStored(seqs: readonly number[]): void {
     this.#seqs.push(...seqs);
+    for (const seq of seqs) this.#known.add(seq);
   }
 
   /** Write everything pending. Serialized: concurrent calls run one after another. */
@@ -115,7 +123,7 @@ export class SessionWriter {
       let seqs: number[] = [];
       if (appended.length > 0) {
         seqs = await this.#store.appendMessages(this.#sessionId, appended);
-        this.#seqs.push(...seqs);
+        this.adoptStored(seqs);
       }
       this.#error = undefined;
       this.#failures = 0;

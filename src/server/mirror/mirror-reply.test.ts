@@ -1,5 +1,6 @@
 import type { Message } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
+import { zeroUsage } from "../../shared/usage.ts";
 import { mirrorReply } from "./mirror-reply.ts";
 
 const tools = [
@@ -73,14 +74,7 @@ describe("mirrorReply", () => {
         api: "mirror",
         provider: "mirror",
         model: "mirror",
-        usage: {
-          input: 0,
-          output: 0,
-          cacheRead: 0,
-          cacheWrite: 0,
-          totalTokens: 0,
-          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-        },
+        usage: zeroUsage(),
         stopReason: "toolUse",
         timestamp: 2,
       },

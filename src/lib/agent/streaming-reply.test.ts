@@ -1,0 +1,63 @@
+import type { AssistantMessage } from "@earendil-works/pi-ai";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createInjectedAssistantMessage } from "../messages/factories.ts";
+import { StreamingReply } from "./streaming-reply.svelte.ts";
+
+function partial(text: string): AssistantMessage {
+  return { ...createInjectedAssistantMessage(text), stopReason: "pending" };
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe("StreamingReply", () => {
+  function setup() {
+    const saved: AssistantMessage[] = [];
+    let cleared = 0;
+    const reply = new StreamingReply({
+      save: async (message) => void saved.push(message),
+      clear: async () => void cleared++,
+    });
+    return { reply, saved, cleared: () => cleared };
+  }
+
+  it("shows at most one update per frame, with everything received by then", () => {
+    const { reply } = setup();
+    reply.start(partial(""));
+    reply.update(partial("a"));
+    reply.update(partial("ab"));
+    reply.update(partial("abc"));
+    expect(reply.current?.content).toEqual([{ type: "text", text: "" }]);
+    vi.advanceTimersByTime(16);
+    expect(reply.current?.content).toEqual([{ type: "text", text: "abc" }]);
+  });
+
+  it("shows a copy, so the stream's in-place mutations cannot change what is shown", () => {
+    const { reply } = setup();
+    const message = partial("one");
+    reply.start(message);
+    (message.content[0] as { text: string }).text = "changed";
+    expect(reply.current?.content).toEqual([{ type: "text", text: "one" }]);
+  });
+
+  it("saves the reply in flight now and then, and at once when asked", () => {
+    const { reply, saved } = setup();
+    reply.start(partial(""));
+    reply.update(partial("a"));
+    reply.update(partial("ab"));
+    expect(saved.map((message) => message.content)).toEqual([[{ type: "text", text: "a" }]]);
+    reply.update(partial("abc"));
+    reply.saveNow();
+    expect(saved.at(-1)?.content).toEqual([{ type: "text", text: "abc" }]);
+  });
+
+  it("clears everything when the reply is final", () => {
+    const { reply, cleared } = setup();
+    reply.start(partial("x"));
+    reply.update(partial("xy"));
+    reply.finish();
+    vi.advanceTimersByTime(16);
+    expect(reply.current).toBeUndefined();
+    expect(cleared()).toBe(1);
+  });
+});
