@@ -30,3 +30,32 @@ test("two tabs on one session: each sees the other's messages without reload, ru
   await other.reload();
   await expect(other.getByRole("article", { name: "Your message" })).toHaveCount(3);
 });
+
+test("when the tab running a session is closed mid-run, the other tab can go on", async ({
+  page,
+  context,
+}) => {
+  await openPlayground(page);
+  const other = await context.newPage();
+  await openPlayground(other);
+  await sendMessage(page, `a long one ${"word ".repeat(200)}`);
+  await expect(other.getByRole("button", { name: "Send" })).toBeDisabled();
+  await page.close();
+
+  await other.getByRole("textbox", { name: "Message" }).fill("still here");
+  await expect(other.getByRole("button", { name: "Send" })).toBeEnabled();
+  await other.getByRole("button", { name: "Send" }).click();
+  await expect(lastReply(other).locator("blockquote")).toHaveText("still here", { timeout: 15_000 });
+  // The reply the closed tab was streaming is kept, as interrupted, before the new prompt.
+  const replies = other.getByRole("article", { name: "Assistant reply", exact: true });
+  await expect(replies).toHaveCount(2);
+  await expect(replies.first()).toHaveAttribute("data-stop-reason", "aborted");
+  await expect(replies.first()).toContainText("Interrupted: the page was closed or reloaded");
+  expect((await readStoredSession(other)).roles).toEqual([
+    "system",
+    "user",
+    "assistant",
+    "user",
+    "assistant",
+  ]);
+});

@@ -124,6 +124,7 @@ export class ChatSession {
   #loopMessages: AgentMessage[] | undefined;
   readonly #reply: StreamingReply;
   #closed = false;
+  readonly #lockWatch = new AbortController();
 
   private constructor(deps: SessionDeps, meta: SessionMeta, facts: AgentMessage[], seqs: number[]) {
     this.#deps = deps;
@@ -222,14 +223,8 @@ export class ChatSession {
     const session = new ChatSession(deps, loaded.meta, loaded.facts, loaded.seqs);
     session.#warnings = loaded.warnings;
     const elsewhere = await deps.locks.isHeld(id);
-    session.#runningElsewhere = elsewhere;
-    if (loaded.inflight && !elsewhere) {
-      const message = loaded.inflight.message;
-      if (message.role === "assistant") {
-        session.#append([{ ...message, stopReason: "aborted", errorMessage: INTERRUPTED }]);
-      }
-      void deps.store.clearInflight(id).catch(() => undefined);
-    }
+    if (elsewhere) session.setRunningElsewhere(true);
+    if (loaded.inflight && !elsewhere) session.#restoreInterrupted(loaded.inflight.message);
     return session;
   }
 
@@ -518,6 +513,17 @@ export class ChatSession {
 
   setRunningElsewhere(running: boolean): void {
     this.#runningElsewhere = running;
+    if (running) this.#watchOtherTab();
+  }
+
+  /**
+   * The other tab may be closed mid-run without saying so; its lock is released then, so wait for the
+   * lock to come free rather than for a message that may never arrive.
+   */
+  #watchOtherTab(): void {
+    void this.#deps.locks.whenFree(this.id, this.#lockWatch.signal).then((free) => {
+      if (free && !this.#closed) this.#runningElsewhere = false;
+    });
   }
 
   /** Title and settings changed through the sessions list. */
@@ -525,11 +531,21 @@ export class ChatSession {
     this.#meta = meta;
   }
 
+  /**
+   * Leave the session. A run in progress is stopped, and its last events are still handled, so the
+   * partial reply is stored (as aborted) before the writer stops.
+   */
   close(): void {
     this.#closed = true;
+    this.#lockWatch.abort();
     this.#agent.abort();
-    this.#unsubscribe();
-    void this.#writer.flush().finally(() => this.#writer.close());
+    void this.#agent
+      .waitForIdle()
+      .then(() => {
+        this.#unsubscribe();
+        return this.#writer.flush();
+      })
+      .finally(() => this.#writer.close());
   }
 
   // --- internals -----------------------------------------------------------------------------------
@@ -554,7 +570,7 @@ export class ChatSession {
         }
       });
       if (!outcome.acquired) {
-        this.#runningElsewhere = true;
+        this.setRunningElsewhere(true);
         this.#notice =
           "This session is running in another tab. Wait for it to finish, or open another session.";
       }
@@ -580,7 +596,7 @@ export class ChatSession {
       await this.#writer.flush();
     });
     if (!outcome.acquired) {
-      this.#runningElsewhere = true;
+      this.setRunningElsewhere(true);
       this.#notice = "This session is busy in another tab; try again when it is done.";
     }
   }
@@ -590,6 +606,17 @@ export class ChatSession {
     if (this.#writer.savedCount === 0) return;
     const { records } = await this.#deps.store.loadMessagesSince(this.id, this.#writer.maxSeq);
     this.#adoptRecords(records);
+    // Holding the lock, nobody streams into this session: a reply still in flight belongs to a tab that
+    // went away mid-run. It comes back as interrupted, before anything new.
+    const inflight = await this.#deps.store.readInflight(this.id);
+    if (inflight) this.#restoreInterrupted(inflight.message);
+  }
+
+  /** A reply whose page went away while it streamed: kept, marked aborted, with the reason. */
+  #restoreInterrupted(message: AgentMessage): void {
+    if (message.role === "assistant")
+      this.#append([{ ...message, stopReason: "aborted", errorMessage: INTERRUPTED }]);
+    void this.#deps.store.clearInflight(this.id).catch(() => undefined);
   }
 
   /**

@@ -338,6 +338,13 @@ export class IdbSessionStore implements SessionStore {
     }
   }
 
+  async readInflight(id: string): Promise<InflightRecord | undefined> {
+    const raw = await request(this.#db.transaction(INFLIGHT, "readonly").objectStore(INFLIGHT).get(id));
+    if (raw === undefined) return undefined;
+    const read = readInflightRecord(raw);
+    return read.ok ? read.value : undefined;
+  }
+
   async clearInflight(id: string): Promise<void> {
     try {
       const tx = this.#db.transaction(INFLIGHT, "readwrite");

@@ -106,6 +106,10 @@ export class MemorySessionStore implements SessionStore {
     this.#inflight.set(id, { schema: SCHEMA_VERSION, sessionId: id, message, savedAt: Date.now() });
   }
 
+  async readInflight(id: string): Promise<InflightRecord | undefined> {
+    return this.#inflight.get(id);
+  }
+
   async clearInflight(id: string): Promise<void> {
     this.#inflight.delete(id);
   }

@@ -59,6 +59,8 @@ export interface SessionStore {
   updateMeta(id: string, patch: MetaPatch): Promise<SessionMeta>;
   deleteSession(id: string): Promise<void>;
   saveInflight(id: string, message: AgentMessage): Promise<void>;
+  /** The reply that was streaming when its page went away, if one is stored. */
+  readInflight(id: string): Promise<InflightRecord | undefined>;
   clearInflight(id: string): Promise<void>;
 }
 

@@ -64,6 +64,17 @@ export class SessionLocks {
     return outcome;
   }
 
+  /** Resolves true once no tab holds the session's lock, or false when `signal` aborts first. */
+  async whenFree(sessionId: string, signal: AbortSignal): Promise<boolean> {
+    if (!this.#locks) return true;
+    try {
+      await this.#locks.request(SessionLocks.nameFor(sessionId), { signal }, async () => undefined);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Whether some tab (this one included) holds the session's lock right now. */
   async isHeld(sessionId: string): Promise<boolean> {
     if (!this.#locks) return false;
