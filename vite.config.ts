@@ -5,10 +5,18 @@ import { listenAddress, playgroundApi } from "./src/server/vite-plugin.ts";
 
 const { host, port } = listenAddress(process.env);
 
+/** No other site may frame the playground: a framed page could be tricked into sending or approving. */
+const headers = {
+  "X-Frame-Options": "DENY",
+  "Content-Security-Policy": "frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+};
+
 export default defineConfig({
   plugins: [svelte(), playgroundApi({ host })],
-  server: { host, port: port ?? 5173 },
-  preview: { host, port: port ?? 4173, strictPort: true },
+  server: { host, port: port ?? 5173, headers },
+  preview: { host, port: port ?? 4173, strictPort: true, headers },
   test: {
     include: ["src/**/*.test.ts"],
     environment: "node",

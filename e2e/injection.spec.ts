@@ -1,5 +1,5 @@
 import type { Page, Request } from "@playwright/test";
-import { expect, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+import { expect, lastReply, openPlayground, readStoredFacts, sendMessage, test } from "./support.ts";
 
 function recordStreamRequests(page: Page): string[] {
   const bodies: string[] = [];
@@ -153,6 +153,7 @@ test("invalid input never reaches the session: each problem is named next to its
   await openPlayground(page);
   await openInspector(page);
   await expect(summary(page)).toHaveText("1 fact → 1 model message");
+  const before = await readStoredFacts(page);
   const dialog = await openInject(page);
 
   await dialog.getByLabel("Type", { exact: true }).selectOption("bashExecution");
@@ -188,6 +189,7 @@ test("invalid input never reaches the session: each problem is named next to its
 
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(summary(page)).toHaveText("1 fact → 1 model message");
+  expect(await readStoredFacts(page)).toEqual(before);
 });
 
 test("a hand-made approval request is decided on its card, persisted, and stays hidden from the model", async ({
@@ -273,6 +275,30 @@ test("Stop while a tool waits for approval rejects it cleanly", async ({ page })
   await expect(card).toHaveAttribute("data-status", "rejected");
   await expect(card).toContainText("the run was stopped before anyone decided");
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+  await page.reload();
+  const stored = page.getByRole("region", { name: "Approval request: Run save_note" });
+  await expect(stored).toHaveAttribute("data-status", "rejected");
+  await expect(stored).toContainText("the run was stopped before anyone decided");
+});
+
+test("a reload while a tool waits for approval keeps the pending request, which can still be decided", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await sendMessage(page, "Save a note: reload me");
+  const card = page.getByRole("region", { name: "Approval request: Run save_note" });
+  await expect(card).toHaveAttribute("data-status", "pending", { timeout: 15_000 });
+  await page.reload();
+
+  await expect(card).toHaveAttribute("data-status", "pending");
+  await expect(card).toContainText("No run is waiting on this request any more");
+  await card.getByRole("button", { name: "Reject" }).click();
+  await expect(card).toHaveAttribute("data-status", "rejected");
+  await page.reload();
+  await expect(card).toHaveAttribute("data-status", "rejected");
+  const stored = await readStoredFacts(page);
+  expect(stored.filter((fact) => (fact as { role: string }).role === "approval_request")).toHaveLength(1);
 });
 
 test("a ! line records a bash execution, and !! keeps it out of the model's context", async ({ page }) => {

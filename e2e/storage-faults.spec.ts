@@ -38,6 +38,16 @@ test.describe("when the disk is full", () => {
     await expect(banner.getByRole("button", { name: "Export this session" })).toBeVisible();
     expect((await readStoredSession(page)).roles).toEqual(["system", "user", "assistant"]);
 
+    // Leaving the session now would drop what is only in memory: the switch waits, and says why.
+    await page.getByRole("button", { name: "New session", exact: true }).click();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "has messages that are not stored yet" }),
+    ).toBeVisible();
+    await expect(page.getByRole("article", { name: "Your message" })).toHaveText([
+      "stored before",
+      "precious message",
+    ]);
+
     await page.evaluate(() => ((window as unknown as { failWrites: boolean }).failWrites = false));
     await banner.getByRole("button", { name: "Retry saving now" }).click();
     await expect(banner).toBeHidden();

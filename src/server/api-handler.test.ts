@@ -244,6 +244,31 @@ describe("POST /api/stream", () => {
     expect(JSON.parse(reply.body).error).toMatch(/larger than the proxy's limit of 64 kB/);
   });
 
+  it("answers an oversized chunked body (no Content-Length) with 413 too", async () => {
+    const reply = await new Promise<Reply>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/api/stream",
+          method: "POST",
+          headers: { ...auth, "Transfer-Encoding": "chunked" },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        },
+      );
+      req.on("error", reject);
+      for (let chunk = 0; chunk < 20; chunk++) req.write("x".repeat(8 * 1024));
+      req.end();
+    });
+    expect(reply.status).toBe(413);
+    expect(JSON.parse(reply.body).error).toMatch(/larger than the proxy's limit of 64 kB/);
+  });
+
   it("answers the wrong method with 405", async () => {
     const reply = await send("/api/stream");
     expect(reply.status).toBe(405);

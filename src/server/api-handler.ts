@@ -11,6 +11,7 @@ import { SseWriter } from "./sse-writer.ts";
 import { checkOrigin, checkToken } from "./request-guard.ts";
 import { parseStreamRequest } from "./stream-request.ts";
 import { describeUpstreamError } from "./upstream-errors.ts";
+import { displayUrl } from "./redact.ts";
 
 export interface ApiOptions {
   registry: ModelRegistry;
@@ -114,7 +115,12 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     const writer = new SseWriter(res);
     const write = (event: ProxyAssistantMessageEvent): Promise<void> => writer.send(event);
     const fail = (reason: "error" | "aborted", errorMessage: string) =>
-      write({ type: "error", reason, errorMessage, usage: zeroUsage() });
+      write({
+        type: "error",
+        reason,
+        errorMessage: options.registry.redact(errorMessage),
+        usage: zeroUsage(),
+      });
 
     const keepAlive = setInterval(() => writer.comment("keepalive"), options.keepAliveMs);
     let stalled = false;
@@ -124,6 +130,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       idleTimer = setTimeout(() => {
         stalled = true;
         upstream.abort();
+        // A client that stopped reading keeps the writer waiting for "drain" forever: let it go.
+        if (writer.blocked) res.destroy();
       }, options.upstreamIdleTimeoutMs);
     };
 
@@ -152,7 +160,9 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
               ? idle
               : proxyEvent.reason === "aborted"
                 ? (proxyEvent.errorMessage ?? "Request was aborted")
-                : describeUpstreamError(proxyEvent.errorMessage, model.provider, model.baseUrl),
+                : options.registry.redact(
+                    describeUpstreamError(proxyEvent.errorMessage, model.provider, displayUrl(model.baseUrl)),
+                  ),
           };
         }
         await write(proxyEvent);
@@ -181,6 +191,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     }
     route(req, res, path).catch((error: unknown) => {
       if (error instanceof HttpError) {
+        // An oversized body is not read to its end: answer, then drop the connection.
+        if (error.status === 413) res.once("finish", () => req.destroy());
         sendError(res, error);
         return;
       }

@@ -45,10 +45,7 @@ export function sendError(res: ServerResponse, error: HttpError): void {
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return Promise.reject(tooLarge(limit));
-  }
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -74,5 +71,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
 }
 
 function tooLarge(limit: number): HttpError {
-  return new HttpError(413, `Request body is larger than the proxy's limit of ${formatBytes(limit)}.`);
+  return new HttpError(413, `Request body is larger than the proxy's limit of ${formatBytes(limit)}.`, {
+    Connection: "close",
+  });
 }

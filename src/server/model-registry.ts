@@ -11,6 +11,7 @@ import {
 import { openAICompletionsApi } from "@earendil-works/pi-ai/api/openai-completions.lazy";
 import type { ModelInfo, ModelsResponse } from "../shared/api-types.ts";
 import { createMirrorProvider, MIRROR_PROVIDER_ID } from "./mirror/mirror-provider.ts";
+import { createRedactor, displayUrl } from "./redact.ts";
 
 export type ServerEnv = Readonly<Record<string, string | undefined>>;
 
@@ -35,6 +36,8 @@ export interface ModelRegistry {
   list(): Promise<ModelsResponse>;
   /** A sentence naming what is missing when `provider` has no credentials, or undefined when it has. */
   missingCredentials(provider: string): Promise<string | undefined>;
+  /** Scrub secrets from text about to leave the server. */
+  redact(text: string): string;
 }
 
 export const LOCAL_PROVIDER_ID = "local";
@@ -69,6 +72,7 @@ export async function createModelRegistry(options: RegistryOptions): Promise<Mod
   }
 
   const local = localServerConfig(options.env);
+  const redact = createRedactor(options.env);
   let localWarning: string | undefined;
   let localRefreshedAt = 0;
   if (local) models.setProvider(createLocalProvider(local, options.fetch ?? fetch));
@@ -81,15 +85,17 @@ export async function createModelRegistry(options: RegistryOptions): Promise<Mod
     setMaxListeners(200, signal);
     const result = await models.refresh({ providers: [LOCAL_PROVIDER_ID], signal });
     const error = result.errors.get(LOCAL_PROVIDER_ID);
+    const where = displayUrl(local.baseUrl);
     localWarning = error
-      ? `The local OpenAI-compatible server at ${local.baseUrl} could not be listed: ${error.message}`
+      ? redact(`The local OpenAI-compatible server at ${where} could not be listed: ${error.message}`)
       : result.aborted
-        ? `The local OpenAI-compatible server at ${local.baseUrl} did not answer within 5 s.`
+        ? `The local OpenAI-compatible server at ${where} did not answer within 5 s.`
         : undefined;
   }
 
   const registry: ModelRegistry = {
     models,
+    redact,
     resolve(provider, id) {
       return models.getModel(provider, id);
     },

@@ -22,6 +22,7 @@ export class SseWriter {
   readonly #highWaterMark: number;
   #pending = "";
   #scheduled = false;
+  #waitingForDrain = false;
 
   constructor(sink: SseSink, highWaterMark = 64 * 1024) {
     this.#sink = sink;
@@ -30,6 +31,11 @@ export class SseWriter {
 
   async send(event: ProxyAssistantMessageEvent): Promise<void> {
     await this.#push(sseFrame(event));
+  }
+
+  /** Waiting for a client that does not read: its socket buffer is full. */
+  get blocked(): boolean {
+    return this.#waitingForDrain;
   }
 
   /** A comment line: ignored by clients, keeps idle connections open. */
@@ -68,8 +74,10 @@ export class SseWriter {
   }
 
   #drained(): Promise<void> {
+    this.#waitingForDrain = true;
     return new Promise((resolve) => {
       const done = () => {
+        this.#waitingForDrain = false;
         this.#sink.off("drain", done);
         this.#sink.off("close", done);
         resolve();

@@ -20,7 +20,7 @@ import {
 } from "../storage/records.ts";
 import { NEW_SESSION_TITLE, type SessionStore } from "../storage/session-store.ts";
 import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
-import type { SessionLocks, TabChannel } from "../storage/tab-sync.ts";
+import type { LockOutcome, SessionLocks, TabChannel } from "../storage/tab-sync.ts";
 import { decided, type ApprovalDecision } from "./approvals.ts";
 import { StreamingReply } from "./streaming-reply.svelte.ts";
 import { ToolApprovals } from "./tool-approvals.svelte.ts";
@@ -42,6 +42,12 @@ export interface SessionDeps {
 
 export const DEFAULT_SYSTEM_PROMPT =
   "You are a helpful assistant inside pi playground. Answer briefly. Use the tools when they help: current_time for the date and time, calculate for arithmetic, save_note to keep a note for the user.";
+
+/** What storage holds of a session when it is opened or created. */
+interface StoredState {
+  seqs: number[];
+  created: boolean;
+}
 
 /** What a new session starts from; everything is optional. */
 export interface SessionInit {
@@ -124,18 +130,19 @@ export class ChatSession {
   #loopMessages: AgentMessage[] | undefined;
   readonly #reply: StreamingReply;
   #closed = false;
+  #holdingLock = false;
+  #remoteWhileRunning = false;
+  /** A reply was stored as final (or restored as interrupted): drop its in-flight copy once it is stored. */
+  #inflightToClear = false;
   readonly #lockWatch = new AbortController();
 
-  private constructor(deps: SessionDeps, meta: SessionMeta, facts: AgentMessage[], seqs: number[]) {
+  private constructor(deps: SessionDeps, meta: SessionMeta, facts: AgentMessage[], stored: StoredState) {
     this.#deps = deps;
     this.id = meta.id;
     this.#meta = meta;
     this.#settings = meta.settings;
     this.#facts = facts;
-    this.#reply = new StreamingReply({
-      save: (message) => deps.store.saveInflight(meta.id, message),
-      clear: () => deps.store.clearInflight(meta.id),
-    });
+    this.#reply = new StreamingReply({ save: (message) => deps.store.saveInflight(meta.id, message) });
     const info = deps.catalog.find(meta.settings.model);
     this.#approvals = new ToolApprovals({
       requiresApproval: (toolName) => this.#settings.toolApprovals[toolName] === true,
@@ -173,7 +180,7 @@ export class ChatSession {
       sessionId: meta.id,
     });
     this.queues = new MessageQueues(this.#agent);
-    this.#writer = new SessionWriter(deps.store, meta.id, seqs, {
+    this.#writer = new SessionWriter(deps.store, meta.id, stored, {
       facts: () => this.#facts,
       onStatus: (status) => {
         this.#storage = status;
@@ -181,7 +188,20 @@ export class ChatSession {
       onWritten: ({ appended, replaced }) => {
         deps.channel.post({ type: "written", sessionId: this.id, appended, replaced });
         deps.onStored?.(this.id);
+        // The final (or interrupted) reply is stored now; its in-flight copy can go.
+        if (this.#inflightToClear && !this.#writer.pending) {
+          this.#inflightToClear = false;
+          void deps.store.clearInflight(this.id).catch(() => undefined);
+        }
       },
+      exclusive: async (write) => {
+        if (this.#holdingLock) {
+          await write();
+          return true;
+        }
+        return (await this.#locked(write)).acquired;
+      },
+      meta: () => ({ ...this.#meta, settings: this.#settings }),
     });
     this.#unsubscribe = this.#agent.subscribe((event) => this.#onEvent(event));
   }
@@ -203,15 +223,14 @@ export class ChatSession {
       settings,
       ...(init.forkedFrom ? { forkedFrom: init.forkedFrom } : {}),
     };
-    let seqs: number[] = [];
-    const warnings: string[] = [];
+    let stored: StoredState = { seqs: [], created: false };
     try {
-      seqs = await deps.store.createSession(meta, facts);
-    } catch (error) {
-      warnings.push((error as Error).message);
+      stored = { seqs: await deps.store.createSession(meta, facts), created: true };
+    } catch {
+      // The writer creates the record on its next attempt; its banner says what went wrong meanwhile.
     }
-    const session = new ChatSession(deps, meta, facts, seqs);
-    session.#warnings = warnings;
+    const session = new ChatSession(deps, meta, facts, stored);
+    if (!stored.created) session.#writer.schedule();
     deps.channel.post({ type: "sessions" });
     return session;
   }
@@ -220,11 +239,11 @@ export class ChatSession {
   static async open(deps: SessionDeps, id: string): Promise<ChatSession | undefined> {
     const loaded = await deps.store.loadSession(id);
     if (!loaded) return undefined;
-    const session = new ChatSession(deps, loaded.meta, loaded.facts, loaded.seqs);
+    const session = new ChatSession(deps, loaded.meta, loaded.facts, { seqs: loaded.seqs, created: true });
     session.#warnings = loaded.warnings;
-    const elsewhere = await deps.locks.isHeld(id);
-    if (elsewhere) session.setRunningElsewhere(true);
-    if (loaded.inflight && !elsewhere) session.#restoreInterrupted(loaded.inflight.message);
+    if (await deps.locks.isHeld(id)) session.setRunningElsewhere(true);
+    // Catching up under the lock restores a reply whose page went away while it streamed.
+    else if (loaded.inflight) await session.#whileIdle(() => undefined);
     return session;
   }
 
@@ -481,14 +500,19 @@ export class ChatSession {
 
   /** Another tab wrote to this session: read what it wrote. */
   async applyRemoteWrite(appended: readonly number[], replaced: readonly number[]): Promise<void> {
-    if (this.#closed || this.#running) return;
+    if (this.#closed) return;
+    // A running turn owns the transcript; what others wrote is read when it ends.
+    if (this.#running) {
+      this.#remoteWhileRunning = true;
+      return;
+    }
     const incoming = appended.filter((seq) => !this.#writer.hasSeq(seq));
     if (incoming.length > 0) {
       const { records, warnings } = await this.#deps.store.loadMessagesSince(
         this.id,
         Math.min(...incoming) - 1,
       );
-      this.#adoptRecords(records);
+      this.#merge(records);
       if (warnings.length > 0) this.#warnings = [...this.#warnings, ...warnings];
     }
     for (const seq of replaced) {
@@ -497,6 +521,7 @@ export class ChatSession {
       if (!record) continue;
       const facts = this.#facts.slice();
       facts[index] = record.message;
+      this.#writer.replaceStored(index, record.message);
       this.#setFacts(facts);
     }
   }
@@ -545,7 +570,15 @@ export class ChatSession {
         this.#unsubscribe();
         return this.#writer.flush();
       })
-      .finally(() => this.#writer.close());
+      .finally(() => {
+        // What could not be stored stays in memory and keeps being retried while the page lives.
+        if (!this.#writer.pending) this.#writer.close();
+      });
+  }
+
+  /** Facts of this session that are not stored yet (they are kept and retried). */
+  get unsaved(): boolean {
+    return this.#writer.pending;
   }
 
   // --- internals -----------------------------------------------------------------------------------
@@ -560,12 +593,20 @@ export class ChatSession {
     this.#running = true;
     this.#notice = undefined;
     try {
-      const outcome = await this.#deps.locks.tryExclusive(this.id, async () => {
+      const outcome = await this.#locked(async () => {
         this.#deps.channel.post({ type: "running", sessionId: this.id, running: true });
         try {
           await this.#catchUp();
           await start();
         } finally {
+          // Still under the lock: bash recorded during the run lands now, then what others wrote meanwhile.
+          this.#running = false;
+          this.#appendHeldBash();
+          if (this.#remoteWhileRunning) {
+            this.#remoteWhileRunning = false;
+            await this.#catchUp();
+          }
+          await this.#writer.flush();
           this.#deps.channel.post({ type: "running", sessionId: this.id, running: false });
         }
       });
@@ -580,32 +621,54 @@ export class ChatSession {
       this.#running = false;
       this.#reply.stop();
       this.#loopMessages = undefined;
-      if (this.#heldBash.length > 0) {
-        const held = this.#heldBash;
-        this.#heldBash = [];
-        this.#append(held);
-      }
     }
+  }
+
+  #appendHeldBash(): void {
+    if (this.#heldBash.length === 0) return;
+    const held = this.#heldBash;
+    this.#heldBash = [];
+    this.#append(held);
+  }
+
+  /** Run `work` holding this session's lock (other tabs neither run nor write it meanwhile). */
+  async #locked<T>(work: () => Promise<T>): Promise<LockOutcome<T>> {
+    return this.#deps.locks.tryExclusive(this.id, async () => {
+      this.#holdingLock = true;
+      try {
+        return await work();
+      } finally {
+        this.#holdingLock = false;
+      }
+    });
   }
 
   /** Idle changes take the session's lock too, so two tabs never interleave writes into one session. */
   async #whileIdle(change: () => void | Promise<void>): Promise<void> {
-    const outcome = await this.#deps.locks.tryExclusive(this.id, async () => {
-      await this.#catchUp();
-      await change();
-      await this.#writer.flush();
-    });
-    if (!outcome.acquired) {
-      this.setRunningElsewhere(true);
-      this.#notice = "This session is busy in another tab; try again when it is done.";
+    try {
+      const outcome = await this.#locked(async () => {
+        await this.#catchUp();
+        await change();
+        await this.#writer.flush();
+      });
+      if (!outcome.acquired) {
+        this.setRunningElsewhere(true);
+        this.#notice = "This session is busy in another tab; try again when it is done.";
+      }
+    } catch (error) {
+      this.#notice = `That change could not be made: ${(error as Error).message}`;
     }
   }
 
   /** Before writing, read anything another tab stored since we last looked. */
   async #catchUp(): Promise<void> {
     if (this.#writer.savedCount === 0) return;
-    const { records } = await this.#deps.store.loadMessagesSince(this.id, this.#writer.maxSeq);
-    this.#adoptRecords(records);
+    // Every stored sequence number this tab does not know, wherever it falls (keys only: cheap).
+    const missing = (await this.#deps.store.listSeqs(this.id)).filter((seq) => !this.#writer.hasSeq(seq));
+    if (missing.length > 0) {
+      const { records } = await this.#deps.store.loadMessagesSince(this.id, Math.min(...missing) - 1);
+      this.#merge(records);
+    }
     // Holding the lock, nobody streams into this session: a reply still in flight belongs to a tab that
     // went away mid-run. It comes back as interrupted, before anything new.
     const inflight = await this.#deps.store.readInflight(this.id);
@@ -614,25 +677,15 @@ export class ChatSession {
 
   /** A reply whose page went away while it streamed: kept, marked aborted, with the reason. */
   #restoreInterrupted(message: AgentMessage): void {
-    if (message.role === "assistant")
-      this.#append([{ ...message, stopReason: "aborted", errorMessage: INTERRUPTED }]);
-    void this.#deps.store.clearInflight(this.id).catch(() => undefined);
+    if (message.role !== "assistant") return;
+    this.#inflightToClear = true;
+    this.#append([{ ...message, stopReason: "aborted", errorMessage: INTERRUPTED }]);
   }
 
-  /**
-   * Take in records another tab stored. They go right after our stored prefix, before any facts of ours
-   * still waiting to be stored, so positions and sequence numbers stay aligned.
-   */
-  #adoptRecords(records: readonly MessageRecord[]): void {
-    const fresh = records.filter((record) => !this.#writer.hasSeq(record.seq));
-    if (fresh.length === 0) return;
-    const saved = this.#writer.savedCount;
-    this.#writer.adoptStored(fresh.map((record) => record.seq));
-    this.#setFacts([
-      ...this.#facts.slice(0, saved),
-      ...fresh.map((record) => record.message),
-      ...this.#facts.slice(saved),
-    ]);
+  /** Take in records another tab stored, in their place by sequence number. */
+  #merge(records: readonly MessageRecord[]): void {
+    const merged = this.#writer.merge(records);
+    if (merged) this.#setFacts(merged);
   }
 
   #onEvent(event: AgentEvent): void {
@@ -648,7 +701,8 @@ export class ChatSession {
         return;
       case "message_end":
         if (event.message.role === "assistant") {
-          this.#reply.finish();
+          this.#reply.stop();
+          this.#inflightToClear = true;
         }
         this.#commit();
         return;
@@ -688,7 +742,7 @@ export class ChatSession {
       if (loopIndex !== -1) this.#loopMessages[loopIndex] = next;
     }
     this.#facts = messages.slice();
-    this.#writer.markChanged(index);
+    this.#writer.schedule();
   }
 
   async #saveSettings(settings: SessionSettings): Promise<void> {

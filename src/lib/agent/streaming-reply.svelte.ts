@@ -3,7 +3,6 @@ import type { AssistantMessage } from "@earendil-works/pi-ai";
 /** Where the reply in progress is kept while it streams, so a reload can restore it as interrupted. */
 export interface InflightStore {
   save(message: AssistantMessage): Promise<void>;
-  clear(): Promise<void>;
 }
 
 const SAVE_INTERVAL_MS = 750;
@@ -60,13 +59,7 @@ export class StreamingReply {
     });
   }
 
-  /** The reply is final (it is a fact now): nothing streams, nothing in flight needs keeping. */
-  finish(): void {
-    this.stop();
-    void this.#store.clear().catch(() => undefined);
-  }
-
-  /** The run ended; whatever was streaming is no longer shown. */
+  /** The reply is final, or the run ended: nothing streams any more. */
   stop(): void {
     cancelFrame(this.#frame);
     this.#frame = undefined;

@@ -13,12 +13,8 @@ afterEach(() => vi.useRealTimers());
 describe("StreamingReply", () => {
   function setup() {
     const saved: AssistantMessage[] = [];
-    let cleared = 0;
-    const reply = new StreamingReply({
-      save: async (message) => void saved.push(message),
-      clear: async () => void cleared++,
-    });
-    return { reply, saved, cleared: () => cleared };
+    const reply = new StreamingReply({ save: async (message) => void saved.push(message) });
+    return { reply, saved };
   }
 
   it("shows at most one update per frame, with everything received by then", () => {
@@ -51,13 +47,12 @@ describe("StreamingReply", () => {
     expect(saved.at(-1)?.content).toEqual([{ type: "text", text: "abc" }]);
   });
 
-  it("clears everything when the reply is final", () => {
-    const { reply, cleared } = setup();
+  it("shows nothing once stopped, even with a frame still due", () => {
+    const { reply } = setup();
     reply.start(partial("x"));
     reply.update(partial("xy"));
-    reply.finish();
+    reply.stop();
     vi.advanceTimersByTime(16);
     expect(reply.current).toBeUndefined();
-    expect(cleared()).toBe(1);
   });
 });

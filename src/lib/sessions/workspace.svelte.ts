@@ -44,6 +44,7 @@ export class Workspace {
   #listWarnings = $state.raw<string[]>([]);
   #pendingDelete = $state.raw<PendingDelete | undefined>(undefined);
   #storageInfo = $state.raw<StorageInfo | undefined>(undefined);
+  #switchBlocked = $state<string | undefined>(undefined);
   #listRefresh: ReturnType<typeof setTimeout> | undefined;
   #deleteTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -99,6 +100,10 @@ export class Workspace {
   get storageWarning(): string | undefined {
     return this.#storageWarning;
   }
+  /** Why the last attempt to leave the open session was refused, until a switch succeeds. */
+  get switchBlocked(): string | undefined {
+    return this.#switchBlocked;
+  }
   get listWarnings(): readonly string[] {
     return this.#listWarnings;
   }
@@ -119,15 +124,20 @@ export class Workspace {
     }
   }
 
-  async newSession(init: SessionInit = {}): Promise<ChatSession> {
+  async newSession(
+    init: SessionInit = {},
+    { leavingDeleted = false } = {},
+  ): Promise<ChatSession | undefined> {
+    if (!leavingDeleted && !this.#mayLeaveCurrent()) return undefined;
     const session = await ChatSession.create(this.#deps, init);
     this.#switchTo(session);
     await this.refreshList();
     return session;
   }
 
-  async openSession(id: string): Promise<void> {
+  async openSession(id: string, { leavingDeleted = false } = {}): Promise<void> {
     if (this.#current?.id === id) return;
+    if (!leavingDeleted && !this.#mayLeaveCurrent()) return;
     try {
       const session = await ChatSession.open(this.#deps, id);
       if (session) this.#switchTo(session);
@@ -145,8 +155,8 @@ export class Workspace {
     this.#deleteTimer = setTimeout(() => this.#commitPendingDelete(), UNDO_DELETE_MS);
     if (this.#current?.id === id) {
       const next = this.sessions[0];
-      if (next) void this.openSession(next.id);
-      else void this.newSession();
+      if (next) void this.openSession(next.id, { leavingDeleted: true });
+      else void this.newSession({}, { leavingDeleted: true });
     }
   }
 
@@ -214,7 +224,7 @@ export class Workspace {
   }
 
   /** Import a parsed file as a new session; an existing session is never overwritten. */
-  async importSession(parsed: ParsedImport): Promise<ChatSession> {
+  async importSession(parsed: ParsedImport): Promise<ChatSession | undefined> {
     const facts =
       parsed.messages[0]?.role === "system" ? parsed.messages : [createSystemFact(), ...parsed.messages];
     return this.newSession({ title: parsed.title, facts, settings: parsed.settings });
@@ -288,7 +298,19 @@ export class Workspace {
     }, 300);
   }
 
+  /**
+   * Messages that could not be stored yet live only in the open session; leaving it would drop them. So
+   * the switch waits until they are stored, and the person is told how to get there.
+   */
+  #mayLeaveCurrent(): boolean {
+    const current = this.#current;
+    if (!current?.unsaved) return true;
+    this.#switchBlocked = `“${current.meta.title}” has messages that are not stored yet. Export it, or free space and retry saving, before opening another session.`;
+    return false;
+  }
+
   #switchTo(session: ChatSession): void {
+    this.#switchBlocked = undefined;
     const previous = this.#current;
     this.#current = session;
     if (previous && previous !== session) previous.close();
@@ -296,6 +318,14 @@ export class Workspace {
   }
 
   async #onSync(message: SyncMessage): Promise<void> {
+    try {
+      await this.#applySync(message);
+    } catch (error) {
+      this.#storageWarning = `A change made in another tab could not be read: ${(error as Error).message}`;
+    }
+  }
+
+  async #applySync(message: SyncMessage): Promise<void> {
     const current = this.#current;
     switch (message.type) {
       case "written":

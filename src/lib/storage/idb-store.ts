@@ -202,6 +202,13 @@ export class IdbSessionStore implements SessionStore {
     return readRecords(raw);
   }
 
+  async listSeqs(id: string): Promise<number[]> {
+    const keys = await request(
+      this.#db.transaction(MESSAGES, "readonly").objectStore(MESSAGES).getAllKeys(sessionRange(id)),
+    );
+    return keys.map((key) => (key as [string, number])[1]);
+  }
+
   async readMessage(id: string, seq: number): Promise<MessageRecord | undefined> {
     const raw = await request(
       this.#db.transaction(MESSAGES, "readonly").objectStore(MESSAGES).get([id, seq]),

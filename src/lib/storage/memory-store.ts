@@ -60,6 +60,10 @@ export class MemorySessionStore implements SessionStore {
     };
   }
 
+  async listSeqs(id: string): Promise<number[]> {
+    return (this.#messages.get(id) ?? []).map((record) => record.seq).sort((a, b) => a - b);
+  }
+
   async readMessage(id: string, seq: number): Promise<MessageRecord | undefined> {
     return (this.#messages.get(id) ?? []).find((record) => record.seq === seq);
   }

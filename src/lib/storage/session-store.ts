@@ -50,6 +50,8 @@ export interface SessionStore {
   /** Records with a sequence number above `afterSeq`, for catching up with writes from another tab. */
   loadMessagesSince(id: string, afterSeq: number): Promise<MessagesSince>;
   getMeta(id: string): Promise<SessionMeta | undefined>;
+  /** Sequence numbers of every stored message of a session (keys only), ascending. */
+  listSeqs(id: string): Promise<number[]>;
   /** One stored message, or undefined when it is missing or unreadable. */
   readMessage(id: string, seq: number): Promise<MessageRecord | undefined>;
   /** Append messages in one transaction; sequence numbers are allocated inside it, so tabs never collide. */

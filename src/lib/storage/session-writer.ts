@@ -1,6 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { StorageError, type SessionStore } from "./session-store.ts";
 import { toStorageError } from "./idb-store.ts";
+import type { MessageRecord, SessionMeta } from "./records.ts";
+import { StorageError, type SessionStore } from "./session-store.ts";
 
 export interface WriterStatus {
   /** Facts in memory that are not stored yet (appended or changed). */
@@ -14,23 +15,34 @@ export interface WriterHooks {
   onStatus: (status: WriterStatus) => void;
   /** Called after records were written, so other tabs can be told. */
   onWritten: (change: { appended: number[]; replaced: number[] }) => void;
+  /**
+   * Runs a write while no other tab writes this session (the session's lock, or nothing when this tab
+   * already holds it). Resolves false when the write could not start; it is retried later.
+   */
+  exclusive: (write: () => Promise<void>) => Promise<boolean>;
+  /** The session's metadata, for creating its record when that failed at first (a full disk, say). */
+  meta: () => SessionMeta;
 }
 
 const RETRY_DELAYS_MS = [2_000, 5_000, 15_000, 30_000];
 
 /**
- * Keeps one session's facts and its stored records in step. The facts are the truth; the writer tracks
- * how many of them are stored (a prefix, each with its sequence number) and which stored ones changed
- * since. Every flush writes whatever is pending in one go, in order, so a failed write (a full disk)
- * loses nothing: the facts stay in memory and the next flush, automatic or asked for, stores them.
+ * Keeps one session's facts and its stored records in step. The facts are the truth. The writer knows
+ * which leading facts are stored, under which sequence number, and which object it stored for each: a
+ * fact replaced in memory since (an approval decided, even while its first write was still running) is
+ * found by identity and written again. Every flush writes whatever is pending, in order, so a failed
+ * write loses nothing: the facts stay in memory and the next flush, automatic or asked for, stores them.
  */
 export class SessionWriter {
   readonly #store: SessionStore;
   readonly #sessionId: string;
   readonly #hooks: WriterHooks;
+  /** Sequence numbers of the stored prefix of the facts, ascending. */
   #seqs: number[];
+  /** The object stored for each position of the prefix. */
+  #stored: AgentMessage[];
   readonly #known: Set<number>;
-  #dirty = new Set<number>();
+  #created: boolean;
   #chain: Promise<void> = Promise.resolve();
   #scheduled = false;
   #error: StorageError | undefined;
@@ -38,12 +50,19 @@ export class SessionWriter {
   #failures = 0;
   #closed = false;
 
-  constructor(store: SessionStore, sessionId: string, seqs: readonly number[], hooks: WriterHooks) {
+  constructor(
+    store: SessionStore,
+    sessionId: string,
+    stored: { seqs: readonly number[]; created: boolean },
+    hooks: WriterHooks,
+  ) {
     this.#store = store;
     this.#sessionId = sessionId;
-    this.#seqs = seqs.slice();
-    this.#known = new Set(seqs);
     this.#hooks = hooks;
+    this.#seqs = stored.seqs.slice();
+    this.#stored = hooks.facts().slice(0, stored.seqs.length);
+    this.#known = new Set(stored.seqs);
+    this.#created = stored.created;
   }
 
   /** Number of facts (from the start) that have a stored record. */
@@ -51,12 +70,9 @@ export class SessionWriter {
     return this.#seqs.length;
   }
 
-  get maxSeq(): number {
-    return this.#seqs.reduce((max, seq) => Math.max(max, seq), -1);
-  }
-
-  seqAt(index: number): number | undefined {
-    return this.#seqs[index];
+  /** Whether anything in memory is not stored yet. */
+  get pending(): boolean {
+    return this.#unsaved() > 0;
   }
 
   hasSeq(seq: number): boolean {
@@ -68,13 +84,7 @@ export class SessionWriter {
     return this.#known.has(seq) ? this.#seqs.indexOf(seq) : -1;
   }
 
-  /** The fact at `index` was replaced in memory; store the new version. */
-  markChanged(index: number): void {
-    if (index < this.#seqs.length) this.#dirty.add(index);
-    this.schedule();
-  }
-
-  /** New facts were appended in memory (they are found by position on the next flush). */
+  /** Facts changed or were added in memory: write them soon. */
   schedule(): void {
     this.#report();
     if (this.#scheduled || this.#closed) return;
@@ -86,12 +96,31 @@ export class SessionWriter {
   }
 
   /**
-   * Records written by another tab were inserted in memory right after the stored prefix (before any
-   * facts of ours still waiting to be stored), so the positions of the stored prefix stay aligned.
+   * Records another tab stored. They take their place in sequence order among the stored facts, so this
+   * tab shows the session as storage holds it; facts of ours still waiting to be stored stay last.
+   * Returns the new facts, or undefined when there was nothing new.
    */
-  adoptStored(seqs: readonly number[]): void {
-    this.#seqs.push(...seqs);
-    for (const seq of seqs) this.#known.add(seq);
+  merge(records: readonly MessageRecord[]): AgentMessage[] | undefined {
+    const fresh = records.filter((record) => !this.#known.has(record.seq));
+    if (fresh.length === 0) return undefined;
+    const facts = this.#hooks.facts();
+    const prefix = this.#seqs.map((seq, index) => ({
+      seq,
+      fact: facts[index] as AgentMessage,
+      stored: this.#stored[index] as AgentMessage,
+    }));
+    for (const record of fresh)
+      prefix.push({ seq: record.seq, fact: record.message, stored: record.message });
+    prefix.sort((a, b) => a.seq - b.seq);
+    this.#seqs = prefix.map((entry) => entry.seq);
+    this.#stored = prefix.map((entry) => entry.stored);
+    for (const record of fresh) this.#known.add(record.seq);
+    return [...prefix.map((entry) => entry.fact), ...facts.slice(this.#seqs.length - fresh.length)];
+  }
+
+  /** A record another tab replaced: take its version as the stored one. */
+  replaceStored(index: number, message: AgentMessage): void {
+    if (index >= 0 && index < this.#stored.length) this.#stored[index] = message;
   }
 
   /** Write everything pending. Serialized: concurrent calls run one after another. */
@@ -100,41 +129,64 @@ export class SessionWriter {
     return this.#chain;
   }
 
-  /** Stop scheduling writes (the session was closed or deleted). */
+  /** Stop writing (the session was deleted, or closed with nothing pending). */
   close(): void {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
   }
 
   async #flushNow(): Promise<void> {
-    if (this.#closed) return;
-    const facts = this.#hooks.facts();
-    const appended = facts.slice(this.#seqs.length);
-    const dirty = [...this.#dirty].filter((index) => index < this.#seqs.length);
-    if (appended.length === 0 && dirty.length === 0) return;
+    if (this.#closed || this.#unsaved() === 0) return;
     try {
-      const replaced: number[] = [];
-      for (const index of dirty) {
-        const seq = this.#seqs[index] as number;
-        await this.#store.putMessage(this.#sessionId, seq, facts[index] as AgentMessage);
-        this.#dirty.delete(index);
-        replaced.push(seq);
-      }
-      let seqs: number[] = [];
-      if (appended.length > 0) {
-        seqs = await this.#store.appendMessages(this.#sessionId, appended);
-        this.adoptStored(seqs);
-      }
-      this.#error = undefined;
-      this.#failures = 0;
-      this.#hooks.onWritten({ appended: seqs, replaced });
+      const started = await this.#hooks.exclusive(() => this.#write());
+      if (!started) this.#scheduleRetry();
     } catch (error) {
       this.#error = error instanceof StorageError ? error : toStorageError(error, "a message");
       this.#scheduleRetry();
     }
     this.#report();
-    // Facts may have arrived while writing; they are pending now.
-    if (this.#error === undefined && this.#hooks.facts().length > this.#seqs.length) this.schedule();
+    // Facts may have arrived or changed while writing; they are pending now.
+    if (this.#error === undefined && this.#unsaved() > 0) this.schedule();
+  }
+
+  async #write(): Promise<void> {
+    const facts = this.#hooks.facts();
+    if (!this.#created) {
+      const seqs = await this.#store.createSession(this.#hooks.meta(), facts);
+      this.#created = true;
+      this.#adopt(seqs, facts.slice());
+      this.#succeeded({ appended: seqs, replaced: [] });
+      return;
+    }
+    const replaced: number[] = [];
+    for (let index = 0; index < this.#seqs.length; index++) {
+      const fact = facts[index] as AgentMessage;
+      if (fact === this.#stored[index]) continue;
+      const seq = this.#seqs[index] as number;
+      await this.#store.putMessage(this.#sessionId, seq, fact);
+      this.#stored[index] = fact;
+      replaced.push(seq);
+    }
+    const appended = facts.slice(this.#seqs.length);
+    let seqs: number[] = [];
+    if (appended.length > 0) {
+      seqs = await this.#store.appendMessages(this.#sessionId, appended);
+      this.#adopt(seqs, appended);
+    }
+    this.#succeeded({ appended: seqs, replaced });
+  }
+
+  #adopt(seqs: readonly number[], messages: readonly AgentMessage[]): void {
+    this.#seqs.push(...seqs);
+    this.#stored.push(...messages);
+    for (const seq of seqs) this.#known.add(seq);
+  }
+
+  #succeeded(change: { appended: number[]; replaced: number[] }): void {
+    this.#error = undefined;
+    this.#failures = 0;
+    clearTimeout(this.#retryTimer);
+    this.#hooks.onWritten(change);
   }
 
   #scheduleRetry(): void {
@@ -144,8 +196,16 @@ export class SessionWriter {
     this.#retryTimer = setTimeout(() => void this.flush(), delay);
   }
 
+  #unsaved(): number {
+    const facts = this.#hooks.facts();
+    if (!this.#created) return facts.length;
+    let changed = 0;
+    for (let index = 0; index < this.#seqs.length; index++)
+      if (facts[index] !== this.#stored[index]) changed++;
+    return Math.max(0, facts.length - this.#seqs.length) + changed;
+  }
+
   #report(): void {
-    const unsaved = this.#hooks.facts().length - this.#seqs.length + this.#dirty.size;
-    this.#hooks.onStatus({ unsaved: Math.max(0, unsaved), error: this.#error });
+    this.#hooks.onStatus({ unsaved: this.#unsaved(), error: this.#error });
   }
 }

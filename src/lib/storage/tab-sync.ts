@@ -64,15 +64,16 @@ export class SessionLocks {
     return outcome;
   }
 
-  /** Resolves true once no tab holds the session's lock, or false when `signal` aborts first. */
-  async whenFree(sessionId: string, signal: AbortSignal): Promise<boolean> {
-    if (!this.#locks) return true;
-    try {
-      await this.#locks.request(SessionLocks.nameFor(sessionId), { signal }, async () => undefined);
-      return true;
-    } catch {
-      return false;
+  /**
+   * Resolves true once no tab holds the session's lock, or false when `signal` aborts first. It polls
+   * rather than queueing for the lock, which would compete with the tab that wants to run next.
+   */
+  async whenFree(sessionId: string, signal: AbortSignal, intervalMs = 500): Promise<boolean> {
+    while (!signal.aborted) {
+      if (!(await this.isHeld(sessionId))) return true;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
+    return false;
   }
 
   /** Whether some tab (this one included) holds the session's lock right now. */

@@ -1,0 +1,26 @@
+import { expect, openPlayground, test } from "./support.ts";
+
+test("the page cannot be framed by another site, and says so in its headers", async ({ request }) => {
+  const response = await request.get("/");
+  expect(response.headers()["x-frame-options"]).toBe("DENY");
+  expect(response.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+});
+
+test.describe("a foreign page that frames the playground", () => {
+  test.use({ allowConsoleErrors: ["Refused to display", "frame-ancestors"] });
+
+  test("gets nothing: the frame stays empty", async ({ page, baseURL }) => {
+    await page.setContent(`<iframe title="framed" src="${baseURL}/"></iframe>`);
+    const frame = page.frameLocator("iframe");
+    await page.waitForTimeout(1_000);
+    await expect(frame.getByRole("textbox", { name: "Message" })).toHaveCount(0);
+  });
+});
+
+test("the page's script and style come only from its own origin", async ({ page }) => {
+  await openPlayground(page);
+  const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
+  expect(policy).toContain("script-src 'self'");
+  expect(policy).toContain("connect-src 'self'");
+});
