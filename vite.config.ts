@@ -30,6 +30,11 @@ export default defineConfig({
         if (warning.message.includes("externalized for browser compatibility")) return;
         defaultHandler(warning);
       },
+      output: {
+        // The libraries every page needs load as one chunk rather than a handful of small ones that
+        // compress worse; Markdown's libraries stay apart, loaded with the first reply.
+        advancedChunks: { groups: [{ name: "runtime", test: /node_modules[\\/](?!marked|dompurify)/ }] },
+      },
     },
   },
 });
