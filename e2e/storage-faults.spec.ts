@@ -138,3 +138,11 @@ test.describe("when IndexedDB is unavailable", () => {
     await expect(page.getByRole("region", { name: "Storage" })).toContainText("in memory only");
   });
 });
+
+test("the playground asks for persistent storage and shows the answer with the space used", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  const storage = page.getByRole("region", { name: "Storage" });
+  await expect(storage).toContainText(/Storage: .+ used of .+ ·\s+(persistent|may be evicted)/);
+});

@@ -83,6 +83,9 @@ export class Workspace {
     if (known) await workspace.openSession(known.id);
     if (!workspace.#current) await workspace.newSession();
     void catalogLoaded;
+    // Sessions are worth keeping: ask the browser not to evict them (Chromium decides without a prompt);
+    // the sessions panel shows the answer.
+    if (store.kind === "indexeddb") void workspace.requestPersistence().catch(() => undefined);
     return workspace;
   }
 
