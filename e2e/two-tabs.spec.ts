@@ -40,6 +40,10 @@ test("when the tab running a session is closed mid-run, the other tab can go on"
   await openPlayground(other);
   await sendMessage(page, `a long one ${"word ".repeat(200)}`);
   await expect(other.getByRole("button", { name: "Send" })).toBeDisabled();
+  // Close while the reply is visibly streaming (so part of it exists to be kept).
+  await expect(page.getByRole("article", { name: "Assistant reply (streaming)" })).toContainText(
+    "I received",
+  );
   await page.close();
 
   await other.getByRole("textbox", { name: "Message" }).fill("still here");

@@ -20,7 +20,7 @@ import {
 } from "../storage/records.ts";
 import { NEW_SESSION_TITLE, type SessionStore } from "../storage/session-store.ts";
 import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
-import type { LockOutcome, SessionLocks, TabChannel } from "../storage/tab-sync.ts";
+import { TabLock, type SessionLocks, type TabChannel } from "../storage/tab-sync.ts";
 import { decided, type ApprovalDecision } from "./approvals.ts";
 import { StreamingReply } from "./streaming-reply.svelte.ts";
 import { ToolApprovals } from "./tool-approvals.svelte.ts";
@@ -36,6 +36,8 @@ export interface SessionDeps {
   token: ProxyToken;
   channel: TabChannel;
   locks: SessionLocks;
+  /** This page's id: marks the reply it streams, so other tabs know whose it is. */
+  tabId: string;
   /** Called after records of a session were stored (the session list shows counts and titles). */
   onStored?: (sessionId: string) => void;
 }
@@ -130,8 +132,12 @@ export class ChatSession {
   #loopMessages: AgentMessage[] | undefined;
   readonly #reply: StreamingReply;
   #closed = false;
-  #holdingLock = false;
+  readonly #lock: TabLock;
+  /** Remote writes announced while a run owned the transcript; read when it ends. */
   #remoteWhileRunning = false;
+  #remoteReplaced: number[] = [];
+  #remoteChain: Promise<void> = Promise.resolve();
+  #runPromise: Promise<void> = Promise.resolve();
   /** A reply was stored as final (or restored as interrupted): drop its in-flight copy once it is stored. */
   #inflightToClear = false;
   readonly #lockWatch = new AbortController();
@@ -142,7 +148,10 @@ export class ChatSession {
     this.#meta = meta;
     this.#settings = meta.settings;
     this.#facts = facts;
-    this.#reply = new StreamingReply({ save: (message) => deps.store.saveInflight(meta.id, message) });
+    this.#lock = new TabLock(deps.locks, meta.id);
+    this.#reply = new StreamingReply({
+      save: (message) => deps.store.saveInflight(meta.id, message, deps.tabId),
+    });
     const info = deps.catalog.find(meta.settings.model);
     this.#approvals = new ToolApprovals({
       requiresApproval: (toolName) => this.#settings.toolApprovals[toolName] === true,
@@ -189,18 +198,12 @@ export class ChatSession {
         deps.channel.post({ type: "written", sessionId: this.id, appended, replaced });
         deps.onStored?.(this.id);
         // The final (or interrupted) reply is stored now; its in-flight copy can go.
-        if (this.#inflightToClear && !this.#writer.pending) {
+        if (this.#inflightToClear && !this.#writer.pending && !this.#reply.active) {
           this.#inflightToClear = false;
           void deps.store.clearInflight(this.id).catch(() => undefined);
         }
       },
-      exclusive: async (write) => {
-        if (this.#holdingLock) {
-          await write();
-          return true;
-        }
-        return (await this.#locked(write)).acquired;
-      },
+      exclusive: async (write) => (await this.#lock.run(write)).acquired,
       meta: () => ({ ...this.#meta, settings: this.#settings }),
     });
     this.#unsubscribe = this.#agent.subscribe((event) => this.#onEvent(event));
@@ -499,11 +502,25 @@ export class ChatSession {
   }
 
   /** Another tab wrote to this session: read what it wrote. */
-  async applyRemoteWrite(appended: readonly number[], replaced: readonly number[]): Promise<void> {
+  applyRemoteWrite(appended: readonly number[], replaced: readonly number[]): Promise<void> {
+    // One at a time: each reads positions that the previous one may have moved.
+    this.#remoteChain = this.#remoteChain
+      .then(() => this.#applyRemoteWrite(appended, replaced))
+      .catch((error: unknown) => {
+        this.#warnings = [
+          ...this.#warnings,
+          `A change made in another tab could not be read: ${(error as Error).message}`,
+        ];
+      });
+    return this.#remoteChain;
+  }
+
+  async #applyRemoteWrite(appended: readonly number[], replaced: readonly number[]): Promise<void> {
     if (this.#closed) return;
     // A running turn owns the transcript; what others wrote is read when it ends.
     if (this.#running) {
       this.#remoteWhileRunning = true;
+      this.#remoteReplaced.push(...replaced);
       return;
     }
     const incoming = appended.filter((seq) => !this.#writer.hasSeq(seq));
@@ -515,15 +532,19 @@ export class ChatSession {
       this.#merge(records);
       if (warnings.length > 0) this.#warnings = [...this.#warnings, ...warnings];
     }
-    for (const seq of replaced) {
-      const index = this.#writer.indexOfSeq(seq);
-      const record = index === -1 ? undefined : await this.#deps.store.readMessage(this.id, seq);
-      if (!record) continue;
-      const facts = this.#facts.slice();
-      facts[index] = record.message;
-      this.#writer.replaceStored(index, record.message);
-      this.#setFacts(facts);
-    }
+    for (const seq of replaced) await this.#rereadStored(seq);
+  }
+
+  /** Take another tab's new version of a stored fact. */
+  async #rereadStored(seq: number): Promise<void> {
+    if (!this.#writer.hasSeq(seq)) return;
+    const record = await this.#deps.store.readMessage(this.id, seq);
+    const index = this.#writer.indexOfSeq(seq);
+    if (!record || index === -1) return;
+    const facts = this.#facts.slice();
+    facts[index] = record.message;
+    this.#writer.replaceStored(index, record.message);
+    this.#setFacts(facts);
   }
 
   /** Another tab changed this session's settings or title. */
@@ -546,9 +567,15 @@ export class ChatSession {
    * lock to come free rather than for a message that may never arrive.
    */
   #watchOtherTab(): void {
-    void this.#deps.locks.whenFree(this.id, this.#lockWatch.signal).then((free) => {
-      if (free && !this.#closed) this.#runningElsewhere = false;
-    });
+    void this.#deps.locks
+      .whenFree(this.id, this.#lockWatch.signal)
+      .then((free) => {
+        if (free && !this.#closed) this.#runningElsewhere = false;
+      })
+      .catch(() => {
+        // Without a way to ask, assume the other tab is done rather than block this one for good.
+        if (!this.#closed) this.#runningElsewhere = false;
+      });
   }
 
   /** Title and settings changed through the sessions list. */
@@ -560,20 +587,28 @@ export class ChatSession {
    * Leave the session. A run in progress is stopped, and its last events are still handled, so the
    * partial reply is stored (as aborted) before the writer stops.
    */
-  close(): void {
+  close({ discard = false } = {}): Promise<void> {
     this.#closed = true;
     this.#lockWatch.abort();
     this.#agent.abort();
-    void this.#agent
-      .waitForIdle()
+    return this.#runPromise
+      .then(() => this.#agent.waitForIdle())
       .then(() => {
         this.#unsubscribe();
-        return this.#writer.flush();
+        return discard ? undefined : this.#writer.flush();
       })
       .finally(() => {
-        // What could not be stored stays in memory and keeps being retried while the page lives.
-        if (!this.#writer.pending) this.#writer.close();
+        // What could not be stored stays in memory and keeps being retried while the page lives,
+        // unless the session was deleted.
+        if (discard || !this.#writer.pending) this.#writer.close();
       });
+  }
+
+  /** Stop a run in progress and wait until its last fact is handled and a write attempted. */
+  async settle(): Promise<void> {
+    this.#agent.abort();
+    await this.#runPromise;
+    await this.#writer.flush();
   }
 
   /** Facts of this session that are not stored yet (they are kept and retried). */
@@ -592,12 +627,18 @@ export class ChatSession {
     }
     this.#running = true;
     this.#notice = undefined;
+    const run = this.#runLocked(start);
+    this.#runPromise = run;
+    await run;
+  }
+
+  async #runLocked(start: () => Promise<void>): Promise<void> {
     try {
-      const outcome = await this.#locked(async () => {
+      const outcome = await this.#lock.run(async () => {
         this.#deps.channel.post({ type: "running", sessionId: this.id, running: true });
         try {
           await this.#catchUp();
-          await start();
+          if (!this.#closed) await start();
         } finally {
           // Still under the lock: bash recorded during the run lands now, then what others wrote meanwhile.
           this.#running = false;
@@ -607,6 +648,7 @@ export class ChatSession {
             await this.#catchUp();
           }
           await this.#writer.flush();
+          this.#holdWhileUnsaved();
           this.#deps.channel.post({ type: "running", sessionId: this.id, running: false });
         }
       });
@@ -631,25 +673,22 @@ export class ChatSession {
     this.#append(held);
   }
 
-  /** Run `work` holding this session's lock (other tabs neither run nor write it meanwhile). */
-  async #locked<T>(work: () => Promise<T>): Promise<LockOutcome<T>> {
-    return this.#deps.locks.tryExclusive(this.id, async () => {
-      this.#holdingLock = true;
-      try {
-        return await work();
-      } finally {
-        this.#holdingLock = false;
-      }
-    });
+  /**
+   * Facts only this tab has (their write failed) must not be overtaken by another tab's: keep the
+   * session's lock until they are stored, so other tabs wait instead of forking the transcript.
+   */
+  #holdWhileUnsaved(): void {
+    if (this.#writer.pending) void this.#lock.run(() => this.#writer.whenSaved());
   }
 
   /** Idle changes take the session's lock too, so two tabs never interleave writes into one session. */
   async #whileIdle(change: () => void | Promise<void>): Promise<void> {
     try {
-      const outcome = await this.#locked(async () => {
+      const outcome = await this.#lock.run(async () => {
         await this.#catchUp();
         await change();
         await this.#writer.flush();
+        this.#holdWhileUnsaved();
       });
       if (!outcome.acquired) {
         this.setRunningElsewhere(true);
@@ -669,10 +708,22 @@ export class ChatSession {
       const { records } = await this.#deps.store.loadMessagesSince(this.id, Math.min(...missing) - 1);
       this.#merge(records);
     }
-    // Holding the lock, nobody streams into this session: a reply still in flight belongs to a tab that
-    // went away mid-run. It comes back as interrupted, before anything new.
+    const replaced = this.#remoteReplaced;
+    this.#remoteReplaced = [];
+    for (const [position, seq] of replaced.entries()) {
+      if (replaced.indexOf(seq) === position) await this.#rereadStored(seq);
+    }
+    // A reply still in flight from a tab that is gone (closed or crashed mid-run) comes back as
+    // interrupted, before anything new. Ours is never restored: it is in our facts, final or not.
     const inflight = await this.#deps.store.readInflight(this.id);
-    if (inflight) this.#restoreInterrupted(inflight.message);
+    if (
+      inflight &&
+      !this.#inflightToClear &&
+      inflight.tabId !== this.#deps.tabId &&
+      !(inflight.tabId && (await this.#deps.locks.isTabAlive(inflight.tabId)))
+    ) {
+      this.#restoreInterrupted(inflight.message);
+    }
   }
 
   /** A reply whose page went away while it streamed: kept, marked aborted, with the reason. */

@@ -39,6 +39,11 @@ export class StreamingReply {
     this.#store = store;
   }
 
+  /** A reply is streaming (shown or not yet). */
+  get active(): boolean {
+    return this.#latest !== undefined;
+  }
+
   /** The reply as last shown; undefined when nothing streams. */
   get current(): AssistantMessage | undefined {
     return this.#current;

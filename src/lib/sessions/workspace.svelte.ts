@@ -58,8 +58,10 @@ export class Workspace {
       token: new ProxyToken(origin),
       channel: this.#channel,
       locks: new SessionLocks(),
+      tabId: crypto.randomUUID(),
       onStored: () => this.#scheduleListRefresh(),
     };
+    this.#deps.locks.holdTab(this.#deps.tabId);
     this.#storageWarning = storageWarning;
     this.#channel.subscribe((message) => void this.#onSync(message));
   }
@@ -131,19 +133,19 @@ export class Workspace {
     init: SessionInit = {},
     { leavingDeleted = false } = {},
   ): Promise<ChatSession | undefined> {
-    if (!leavingDeleted && !this.#mayLeaveCurrent()) return undefined;
+    if (!leavingDeleted && !(await this.#mayLeaveCurrent())) return undefined;
     const session = await ChatSession.create(this.#deps, init);
-    this.#switchTo(session);
+    this.#switchTo(session, { discardPrevious: leavingDeleted });
     await this.refreshList();
     return session;
   }
 
   async openSession(id: string, { leavingDeleted = false } = {}): Promise<void> {
     if (this.#current?.id === id) return;
-    if (!leavingDeleted && !this.#mayLeaveCurrent()) return;
+    if (!leavingDeleted && !(await this.#mayLeaveCurrent())) return;
     try {
       const session = await ChatSession.open(this.#deps, id);
-      if (session) this.#switchTo(session);
+      if (session) this.#switchTo(session, { discardPrevious: leavingDeleted });
     } catch (error) {
       this.#storageWarning = (error as Error).message;
     }
@@ -201,7 +203,10 @@ export class Workspace {
 
   /** A copy of a session, facts and settings included, under a new id. */
   async duplicateSession(id: string): Promise<void> {
-    const loaded = await this.#deps.store.loadSession(id);
+    const loaded = await this.#deps.store.loadSession(id).catch((error: unknown) => {
+      this.#storageWarning = `The session could not be read to copy it: ${(error as Error).message}`;
+      return undefined;
+    });
     if (!loaded) return;
     await this.newSession({
       title: `Copy of ${loaded.meta.title}`,
@@ -256,7 +261,9 @@ export class Workspace {
     await this.openSession(origin.sessionId);
     const main = this.#current;
     if (!main || main.id !== origin.sessionId) {
-      this.#storageWarning = `The session this fork came from (${origin.title}) no longer exists.`;
+      // Either the switch waits for unsaved messages (and says so), or the origin is gone.
+      if (!this.#switchBlocked)
+        this.#storageWarning = `The session this fork came from (${origin.title}) no longer exists.`;
       return;
     }
     if (summary.trim()) await main.inject(createBranchSummary(summary.trim(), branch.id), "append");
@@ -305,18 +312,20 @@ export class Workspace {
    * Messages that could not be stored yet live only in the open session; leaving it would drop them. So
    * the switch waits until they are stored, and the person is told how to get there.
    */
-  #mayLeaveCurrent(): boolean {
+  async #mayLeaveCurrent(): Promise<boolean> {
     const current = this.#current;
+    // A run in progress ends first, so that its last reply is written (or known to be unsaved) now.
+    if (current?.running) await current.settle();
     if (!current?.unsaved) return true;
     this.#switchBlocked = `“${current.meta.title}” has messages that are not stored yet. Export it, or free space and retry saving, before opening another session.`;
     return false;
   }
 
-  #switchTo(session: ChatSession): void {
+  #switchTo(session: ChatSession, { discardPrevious = false } = {}): void {
     this.#switchBlocked = undefined;
     const previous = this.#current;
     this.#current = session;
-    if (previous && previous !== session) previous.close();
+    if (previous && previous !== session) void previous.close({ discard: discardPrevious });
     writeCurrentId(session.id);
   }
 

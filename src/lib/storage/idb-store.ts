@@ -282,7 +282,11 @@ export class IdbSessionStore implements SessionStore {
       const get = sessions.get(id);
       get.onsuccess = () => {
         const meta = readSessionMeta(get.result);
-        if (meta.ok) sessions.put({ ...meta.value, updatedAt: Date.now() });
+        try {
+          if (meta.ok) sessions.put({ ...meta.value, updatedAt: Date.now() });
+        } catch {
+          // Only the change time is lost; the message itself is written by this transaction.
+        }
       };
       await completion;
     } catch (error) {
@@ -334,10 +338,16 @@ export class IdbSessionStore implements SessionStore {
     }
   }
 
-  async saveInflight(id: string, message: AgentMessage): Promise<void> {
+  async saveInflight(id: string, message: AgentMessage, tabId?: string): Promise<void> {
     try {
       const tx = this.#db.transaction(INFLIGHT, "readwrite");
-      const record: InflightRecord = { schema: SCHEMA_VERSION, sessionId: id, message, savedAt: Date.now() };
+      const record: InflightRecord = {
+        schema: SCHEMA_VERSION,
+        sessionId: id,
+        message,
+        savedAt: Date.now(),
+        ...(tabId ? { tabId } : {}),
+      };
       tx.objectStore(INFLIGHT).put(record);
       await done(tx);
     } catch (error) {

@@ -106,8 +106,14 @@ export class MemorySessionStore implements SessionStore {
     this.#inflight.delete(id);
   }
 
-  async saveInflight(id: string, message: AgentMessage): Promise<void> {
-    this.#inflight.set(id, { schema: SCHEMA_VERSION, sessionId: id, message, savedAt: Date.now() });
+  async saveInflight(id: string, message: AgentMessage, tabId?: string): Promise<void> {
+    this.#inflight.set(id, {
+      schema: SCHEMA_VERSION,
+      sessionId: id,
+      message,
+      savedAt: Date.now(),
+      ...(tabId ? { tabId } : {}),
+    });
   }
 
   async readInflight(id: string): Promise<InflightRecord | undefined> {

@@ -62,6 +62,8 @@ export interface InflightRecord {
   sessionId: string;
   message: AgentMessage;
   savedAt: number;
+  /** The tab that was streaming it: only once that tab is gone is the reply restored as interrupted. */
+  tabId?: string;
 }
 
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -248,6 +250,7 @@ export function readInflightRecord(raw: unknown): ReadResult<InflightRecord> {
       sessionId: raw.sessionId,
       message: validation.message,
       savedAt: finiteOr(raw.savedAt, 0),
+      ...(typeof raw.tabId === "string" ? { tabId: raw.tabId } : {}),
     },
   };
 }

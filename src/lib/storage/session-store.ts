@@ -60,7 +60,7 @@ export interface SessionStore {
   putMessage(id: string, seq: number, message: AgentMessage): Promise<void>;
   updateMeta(id: string, patch: MetaPatch): Promise<SessionMeta>;
   deleteSession(id: string): Promise<void>;
-  saveInflight(id: string, message: AgentMessage): Promise<void>;
+  saveInflight(id: string, message: AgentMessage, tabId?: string): Promise<void>;
   /** The reply that was streaming when its page went away, if one is stored. */
   readInflight(id: string): Promise<InflightRecord | undefined>;
   clearInflight(id: string): Promise<void>;

@@ -49,6 +49,7 @@ export class SessionWriter {
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #failures = 0;
   #closed = false;
+  #savedWaiters: (() => void)[] = [];
 
   constructor(
     store: SessionStore,
@@ -73,6 +74,12 @@ export class SessionWriter {
   /** Whether anything in memory is not stored yet. */
   get pending(): boolean {
     return this.#unsaved() > 0;
+  }
+
+  /** Resolves once everything in memory is stored (or the writer is closed). */
+  whenSaved(): Promise<void> {
+    if (this.#closed || !this.pending) return Promise.resolve();
+    return new Promise((resolve) => this.#savedWaiters.push(resolve));
   }
 
   hasSeq(seq: number): boolean {
@@ -115,7 +122,9 @@ export class SessionWriter {
     this.#seqs = prefix.map((entry) => entry.seq);
     this.#stored = prefix.map((entry) => entry.stored);
     for (const record of fresh) this.#known.add(record.seq);
-    return [...prefix.map((entry) => entry.fact), ...facts.slice(this.#seqs.length - fresh.length)];
+    const merged = [...prefix.map((entry) => entry.fact), ...facts.slice(this.#seqs.length - fresh.length)];
+    queueMicrotask(() => this.#report());
+    return merged;
   }
 
   /** A record another tab replaced: take its version as the stored one. */
@@ -133,6 +142,7 @@ export class SessionWriter {
   close(): void {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
+    this.#releaseWaiters();
   }
 
   async #flushNow(): Promise<void> {
@@ -158,22 +168,26 @@ export class SessionWriter {
       this.#succeeded({ appended: seqs, replaced: [] });
       return;
     }
+    // Work on a snapshot: records merged from another tab meanwhile shift positions, not sequence numbers.
+    const seqs = this.#seqs.slice();
+    const stored = this.#stored.slice();
     const replaced: number[] = [];
-    for (let index = 0; index < this.#seqs.length; index++) {
+    for (let index = 0; index < seqs.length; index++) {
       const fact = facts[index] as AgentMessage;
-      if (fact === this.#stored[index]) continue;
-      const seq = this.#seqs[index] as number;
+      if (fact === stored[index]) continue;
+      const seq = seqs[index] as number;
       await this.#store.putMessage(this.#sessionId, seq, fact);
-      this.#stored[index] = fact;
+      const live = this.#seqs.indexOf(seq);
+      if (live !== -1) this.#stored[live] = fact;
       replaced.push(seq);
     }
-    const appended = facts.slice(this.#seqs.length);
-    let seqs: number[] = [];
+    const appended = facts.slice(seqs.length);
+    let added: number[] = [];
     if (appended.length > 0) {
-      seqs = await this.#store.appendMessages(this.#sessionId, appended);
-      this.#adopt(seqs, appended);
+      added = await this.#store.appendMessages(this.#sessionId, appended);
+      this.#adopt(added, appended);
     }
-    this.#succeeded({ appended: seqs, replaced });
+    this.#succeeded({ appended: added, replaced });
   }
 
   #adopt(seqs: readonly number[], messages: readonly AgentMessage[]): void {
@@ -206,6 +220,14 @@ export class SessionWriter {
   }
 
   #report(): void {
-    this.#hooks.onStatus({ unsaved: this.#unsaved(), error: this.#error });
+    const unsaved = this.#unsaved();
+    this.#hooks.onStatus({ unsaved, error: this.#error });
+    if (unsaved === 0) this.#releaseWaiters();
+  }
+
+  #releaseWaiters(): void {
+    const waiters = this.#savedWaiters;
+    this.#savedWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 }
