@@ -1,5 +1,7 @@
 /** Small formatting helpers shared by the chat and the inspector. */
 
+import { countOf } from "../../shared/count-of.ts";
+
 export function formatTokens(count: number): string {
   return count >= 10_000 ? `${(count / 1000).toFixed(1)}k` : count.toLocaleString("en-US");
 }
@@ -41,6 +43,6 @@ export function relativeTime(timestamp: number, now = Date.now()): string {
   const hours = Math.round(minutes / 60);
   if (hours < 24) return `${hours} h ago`;
   const days = Math.round(hours / 24);
-  if (days < 7) return `${days} ${days === 1 ? "day" : "days"} ago`;
+  if (days < 7) return `${countOf(days, "day")} ago`;
   return formatDateTime(timestamp);
 }

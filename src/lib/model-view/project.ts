@@ -4,6 +4,7 @@ import { forEachModelMessage } from "../messages/convert.ts";
 import type { ContextSettings } from "../messages/policies.ts";
 import { estimateTokens } from "./tokens.ts";
 import { compactionStart, isCompactedAway } from "./transform.ts";
+import { countOf } from "../../shared/count-of.ts";
 
 /** What happens to one fact on its way to the model. */
 export type Fate = "sent" | "converted" | "hidden" | "excluded" | "compacted";
@@ -86,6 +87,6 @@ export function summarize(view: ModelView): string {
   if (view.counts.excluded) parts.push(`${view.counts.excluded} excluded`);
   if (view.counts.compacted) parts.push(`${view.counts.compacted} compacted`);
   if (view.counts.converted) parts.push(`${view.counts.converted} converted`);
-  const head = `${facts} ${facts === 1 ? "fact" : "facts"} → ${view.messages.length} model ${view.messages.length === 1 ? "message" : "messages"}`;
+  const head = `${countOf(facts, "fact")} → ${countOf(view.messages.length, "model message")}`;
   return parts.length > 0 ? `${head}: ${parts.join(", ")}` : head;
 }

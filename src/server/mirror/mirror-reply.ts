@@ -1,4 +1,5 @@
 import type { Message, TextContent, ThinkingContent, ToolCall } from "@earendil-works/pi-ai";
+import { countOf } from "../../shared/count-of.ts";
 
 /**
  * The offline "mirror" model's answers. It is deterministic and tells the user exactly what reached it,
@@ -34,7 +35,7 @@ export function mirrorReply(messages: readonly Message[], options: MirrorOptions
     if (options.thinking) {
       blocks.push(
         thinking(
-          `${received} The request ends with ${plural(trailingResults.length, "tool result")}, so I report them.`,
+          `${received} The request ends with ${countOf(trailingResults.length, "tool result")}, so I report them.`,
         ),
       );
     }
@@ -85,11 +86,7 @@ export function mirrorReply(messages: readonly Message[], options: MirrorOptions
 
 function describeReceived(roles: readonly string[]): string {
   if (roles.length === 0) return "I received no messages.";
-  return `I received ${plural(roles.length, "message")}: ${roles.join(", ")}.`;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+  return `I received ${countOf(roles.length, "message")}: ${roles.join(", ")}.`;
 }
 
 function text(value: string): TextContent {
