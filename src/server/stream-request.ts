@@ -1,5 +1,6 @@
 import type { Message, SimpleStreamOptions } from "@earendil-works/pi-ai";
 import { HttpError } from "./http-utils.ts";
+import { isObject } from "../shared/is-object.ts";
 
 /** A `/api/stream` body after validation: the model is only a reference, options only what we allow. */
 export interface StreamRequest {
@@ -100,8 +101,4 @@ function parseOptions(value: unknown): StreamRequest["options"] {
     options.thinkingBudgets = budgets;
   }
   return options;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -11,7 +11,8 @@ import {
   createUserMessage,
 } from "../messages/factories.ts";
 import type { ApprovalStatus, CustomRole, NotificationLevel } from "../messages/types.ts";
-import { validateMessage, type FieldError } from "../messages/validate.ts";
+import { validateMessage, type FieldError, type Validation } from "../messages/validate.ts";
+import { isObject } from "../../shared/is-object.ts";
 
 /**
  * The injection dialog's forms: one per message type, described as data so that the component only
@@ -111,7 +112,7 @@ export function initialValues(kind: InjectKind): FormValues {
   return values;
 }
 
-export type BuildResult = { ok: true; message: AgentMessage } | { ok: false; errors: FieldError[] };
+export type BuildResult = Validation;
 
 function text(values: FormValues, name: string): string {
   const value = values[name];
@@ -239,8 +240,7 @@ export function buildFromForm(kind: InjectKind, values: FormValues, now = Date.n
       break;
   }
   if (errors.length > 0 || !message) return { ok: false, errors };
-  const validation = validateMessage(message);
-  return validation.ok ? { ok: true, message: validation.message } : { ok: false, errors: validation.errors };
+  return validateMessage(message);
 }
 
 /** The JSON tab: a whole message pasted by hand, checked by the same validator as everything else. */
@@ -253,9 +253,8 @@ export function buildFromJson(source: string): BuildResult {
   } catch (error) {
     return { ok: false, errors: [{ field: "", message: `Not valid JSON: ${(error as Error).message}` }] };
   }
-  if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) && !("timestamp" in parsed)) {
+  if (isObject(parsed) && !("timestamp" in parsed)) {
     parsed = { ...parsed, timestamp: Date.now() };
   }
-  const validation = validateMessage(parsed);
-  return validation.ok ? { ok: true, message: validation.message } : { ok: false, errors: validation.errors };
+  return validateMessage(parsed);
 }

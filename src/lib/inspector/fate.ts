@@ -1,4 +1,4 @@
-import type { Fate } from "../model-view/project.ts";
+import { FATE_LABELS, type Fate } from "../model-view/project.ts";
 
 export type FateTone = Fate | "pending" | "streaming";
 
@@ -15,18 +15,16 @@ export function fateLabel(fate: Fate, seenByModel: boolean): FateLabel {
   switch (fate) {
     case "sent":
       return seenByModel
-        ? { text: "sent as-is", tone: "sent" }
+        ? { text: FATE_LABELS.sent, tone: "sent" }
         : { text: "not yet sent (as-is)", tone: "pending" };
     case "converted":
       return seenByModel
         ? { text: "converted → user", tone: "converted" }
         : { text: "not yet sent (→ user)", tone: "pending" };
     case "hidden":
-      return { text: "hidden by policy", tone: "hidden" };
     case "excluded":
-      return { text: "excluded (!!)", tone: "excluded" };
     case "compacted":
-      return { text: "dropped by compaction", tone: "compacted" };
+      return { text: FATE_LABELS[fate], tone: fate };
   }
 }
 

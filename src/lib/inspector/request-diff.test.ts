@@ -1,6 +1,6 @@
 import type { Message } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
-import { diffRequests } from "./request-diff.ts";
+import { countEntries, diffRequests } from "./request-diff.ts";
 
 const user = (text: string, timestamp: number): Message => ({
   role: "user",
@@ -41,5 +41,18 @@ describe("diffRequests", () => {
       unchanged: 2,
       entries: [{ kind: "changed", before: b, after: decided, beforeIndex: 1, afterIndex: 1 }],
     });
+  });
+});
+
+describe("countEntries", () => {
+  it("counts each kind once", () => {
+    const a = user("a", 1);
+    const b = user("b", 2);
+    const { entries } = diffRequests(
+      [a, b, user("c", 3)],
+      [a, user("b, approved", 2), user("d", 4), user("e", 5)],
+    );
+    expect(countEntries(entries)).toEqual({ added: 2, removed: 1, changed: 1 });
+    expect(countEntries([])).toEqual({ added: 0, removed: 0, changed: 0 });
   });
 });

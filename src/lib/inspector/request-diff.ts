@@ -96,3 +96,10 @@ export function diffRequests(before: readonly Message[], after: readonly Message
     entries.push({ kind: "removed", before: before[beforeIndex] as Message, beforeIndex });
   return { unchanged, entries };
 }
+
+/** How many entries of each kind a diff holds, counted in one pass for the summary line. */
+export function countEntries(entries: readonly DiffEntry[]): Record<DiffEntry["kind"], number> {
+  const counts = { added: 0, removed: 0, changed: 0 };
+  for (const entry of entries) counts[entry.kind]++;
+  return counts;
+}

@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { Message, UserMessage } from "@earendil-works/pi-ai";
+import type { Message } from "@earendil-works/pi-ai";
+import { createUserMessage } from "./factories.ts";
 import type { VisibilityPolicies } from "./policies.ts";
 import type {
   ApprovalRequestMessage,
@@ -72,10 +73,6 @@ const SENT = (message: Message): Conversion => ({ fate: "sent", message });
 const HIDDEN: Conversion = { fate: "hidden" };
 const EXCLUDED: Conversion = { fate: "excluded" };
 
-function userText(text: string, timestamp: number): UserMessage {
-  return { role: "user", content: [{ type: "text", text }], timestamp };
-}
-
 /**
  * Converted messages are cached per fact object and policy, so recomputing the model view returns the
  * same objects for unchanged facts: cheap to redo on every change, and stable identities for the UI.
@@ -92,7 +89,7 @@ export function convertMessage(message: AgentMessage, policies: VisibilityPolici
       return SENT(message);
     case "bashExecution":
       if (message.excludeFromContext) return EXCLUDED;
-      return cached(message, "", () => userText(bashExecutionToText(message), message.timestamp));
+      return cached(message, "", () => createUserMessage(bashExecutionToText(message), message.timestamp));
     case "custom":
       return cached(message, "", () => ({
         role: "user",
@@ -102,21 +99,39 @@ export function convertMessage(message: AgentMessage, policies: VisibilityPolici
       }));
     case "branchSummary":
       return cached(message, "", () =>
-        userText(BRANCH_SUMMARY_PREFIX + message.summary + BRANCH_SUMMARY_SUFFIX, message.timestamp),
+        createUserMessage(BRANCH_SUMMARY_PREFIX + message.summary + BRANCH_SUMMARY_SUFFIX, message.timestamp),
       );
     case "compactionSummary":
       return cached(message, "", () =>
-        userText(COMPACTION_SUMMARY_PREFIX + message.summary + COMPACTION_SUMMARY_SUFFIX, message.timestamp),
+        createUserMessage(
+          COMPACTION_SUMMARY_PREFIX + message.summary + COMPACTION_SUMMARY_SUFFIX,
+          message.timestamp,
+        ),
       );
     case "notification":
       if (policies.notification === "hidden") return HIDDEN;
-      return cached(message, "userText", () => userText(notificationText(message), message.timestamp), true);
+      return cached(
+        message,
+        "userText",
+        () => createUserMessage(notificationText(message), message.timestamp),
+        true,
+      );
     case "approval_request":
       if (policies.approval_request === "hidden") return HIDDEN;
-      return cached(message, "userText", () => userText(approvalText(message), message.timestamp), true);
+      return cached(
+        message,
+        "userText",
+        () => createUserMessage(approvalText(message), message.timestamp),
+        true,
+      );
     case "progress":
       if (policies.progress === "hidden") return HIDDEN;
-      return cached(message, "userText", () => userText(progressText(message), message.timestamp), true);
+      return cached(
+        message,
+        "userText",
+        () => createUserMessage(progressText(message), message.timestamp),
+        true,
+      );
     default: {
       // Adding a message type without deciding its fate here is a compile error.
       const unhandled: never = message;

@@ -1,4 +1,6 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { isObject } from "../../shared/is-object.ts";
+import { CUSTOM_ROLES, LLM_ROLES } from "./types.ts";
 
 /**
  * Runtime validation of session facts that come from people or files: the injection dialog, imported
@@ -17,19 +19,7 @@ export type Validation = { ok: true; message: AgentMessage } | { ok: false; erro
 type Json = Record<string, unknown>;
 
 const STOP_REASONS = ["stop", "length", "toolUse", "error", "aborted", "pending", "deferred"];
-const KNOWN_ROLES = [
-  "system",
-  "user",
-  "assistant",
-  "toolResult",
-  "bashExecution",
-  "custom",
-  "branchSummary",
-  "compactionSummary",
-  "notification",
-  "approval_request",
-  "progress",
-];
+const KNOWN_ROLES: readonly string[] = [...LLM_ROLES, ...CUSTOM_ROLES];
 
 class Checker {
   readonly errors: FieldError[] = [];
@@ -82,10 +72,6 @@ class Checker {
   timestamp(): void {
     this.number("timestamp", { min: 0 });
   }
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function checkParts(checker: Checker, field: string, value: unknown, allowed: readonly string[]): void {

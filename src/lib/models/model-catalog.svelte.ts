@@ -1,5 +1,5 @@
 import type { ModelInfo, ModelsResponse } from "../../shared/api-types.ts";
-import type { ModelRef } from "./model-ref.ts";
+import { sameModel, type ModelRef } from "./model-ref.ts";
 
 /** The models the proxy can serve, as `/api/models` lists them. */
 export class ModelCatalog {
@@ -22,7 +22,7 @@ export class ModelCatalog {
   }
 
   find(ref: ModelRef): ModelInfo | undefined {
-    return this.#models.find((model) => model.provider === ref.provider && model.id === ref.id);
+    return this.#models.find((model) => sameModel(model, ref));
   }
 
   async load(origin: string): Promise<void> {

@@ -2,6 +2,7 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { createBranchSummary, createCompactionSummary, createCustomMessage } from "../messages/factories.ts";
 import { describeErrors, validateMessage } from "../messages/validate.ts";
 import { readSettings, type SessionSettings } from "../storage/records.ts";
+import { isObject } from "../../shared/is-object.ts";
 
 /**
  * Session files. The default is JSONL, one entry per line, like pi's own session files: a header line,
@@ -70,10 +71,6 @@ export interface ParsedImport {
 export class ImportError extends Error {}
 
 const MAX_PROBLEMS_REPORTED = 20;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Parse a session file of any supported kind; throws ImportError when nothing in it can be used. */
 export function parseSessionFile(text: string, fileName = "session"): ParsedImport {

@@ -2,6 +2,7 @@ import type { AgentMessage, ThinkingLevel } from "@earendil-works/pi-agent-core"
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings, type Visibility } from "../messages/policies.ts";
 import { POLICY_ROLES } from "../messages/types.ts";
 import { describeErrors, validateMessage } from "../messages/validate.ts";
+import { isObject } from "../../shared/is-object.ts";
 
 /**
  * What is stored, record by record. Every record carries the schema version that wrote it, so a later
@@ -84,10 +85,6 @@ const MESSAGE_MIGRATIONS: ((record: Record<string, unknown>) => Record<string, u
 function stripKeys(record: Record<string, unknown>): Record<string, unknown> {
   const { sessionId: _sessionId, seq: _seq, schema: _schema, ...message } = record;
   return message;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function versionOf(record: Record<string, unknown>): number | undefined {
