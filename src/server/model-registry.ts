@@ -40,7 +40,7 @@ export interface ModelRegistry {
   redact(text: string): string;
 }
 
-export const LOCAL_PROVIDER_ID = "local";
+const LOCAL_PROVIDER_ID = "local";
 const LOCAL_REFRESH_INTERVAL_MS = 15_000;
 
 /** Variables named in error messages for the providers people use most; others get a generic sentence. */
@@ -135,7 +135,7 @@ interface LocalServerConfig {
  * A local OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp) is configured by
  * LOCAL_OPENAI_BASE_URL, e.g. http://127.0.0.1:11434/v1; its models come from its `/models`.
  */
-export function localServerConfig(env: ServerEnv): LocalServerConfig | undefined {
+function localServerConfig(env: ServerEnv): LocalServerConfig | undefined {
   const raw = env.LOCAL_OPENAI_BASE_URL?.trim();
   if (!raw) return undefined;
   return {

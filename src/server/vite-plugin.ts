@@ -78,7 +78,7 @@ export function playgroundApi(options: PlaygroundApiOptions): Plugin {
   };
 }
 
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   return host === "127.0.0.1" || host === "localhost" || host === "::1" || host === "[::1]";
 }
 

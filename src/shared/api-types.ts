@@ -40,6 +40,3 @@ export interface SessionResponse {
 export interface ApiErrorBody {
   error: string;
 }
-
-/** The model every new session starts with: the deterministic offline mirror. */
-export const DEFAULT_MODEL_REF = { provider: "mirror", id: "mirror" } as const;

@@ -1,5 +1,10 @@
 import { Agent, type AgentEvent, type AgentMessage, type ThinkingLevel } from "@earendil-works/pi-agent-core";
-import { createInitialSystemMessage, toToolDeclaration, type AssistantMessage } from "@earendil-works/pi-ai";
+import {
+  contentText,
+  createInitialSystemMessage,
+  toToolDeclaration,
+  type AssistantMessage,
+} from "@earendil-works/pi-ai";
 import type { ModelInfo } from "../../shared/api-types.ts";
 import { convertToLlm } from "../messages/convert.ts";
 import { createUserMessage, INJECTED_API } from "../messages/factories.ts";
@@ -42,7 +47,7 @@ export interface SessionDeps {
   onStored?: (sessionId: string) => void;
 }
 
-export const DEFAULT_SYSTEM_PROMPT =
+const DEFAULT_SYSTEM_PROMPT =
   "You are a helpful assistant inside pi playground. Answer briefly. Use the tools when they help: current_time for the date and time, calculate for arithmetic, save_note to keep a note for the user.";
 
 /** What storage holds of a session when it is opened or created. */
@@ -74,6 +79,9 @@ export interface LastRequest {
 export function createSystemFact(prompt = DEFAULT_SYSTEM_PROMPT): AgentMessage {
   return createInitialSystemMessage(prompt, DEMO_TOOLS.map(toToolDeclaration)) as AgentMessage;
 }
+
+const RUNNING_ELSEWHERE =
+  "This session is running in another tab. Wait for it to finish, or open another session.";
 
 const INTERRUPTED =
   "Interrupted: the page was closed or reloaded while this reply was streaming. The text received until then is kept.";
@@ -288,9 +296,7 @@ export class ChatSession {
   get systemPrompt(): string {
     const first = this.#facts[0];
     if (first?.role !== "system") return "";
-    return typeof first.content === "string"
-      ? first.content
-      : first.content.map((part) => part.text).join("");
+    return contentText(first.content, "");
   }
   get nextTurn(): readonly AgentMessage[] {
     return this.#settings.nextTurn;
@@ -523,16 +529,23 @@ export class ChatSession {
       this.#remoteReplaced.push(...replaced);
       return;
     }
-    const incoming = appended.filter((seq) => !this.#writer.hasSeq(seq));
-    if (incoming.length > 0) {
+    await this.#readMissing(appended, replaced);
+  }
+
+  /** Read the stored facts this tab does not know yet, and the new versions of those another tab replaced. */
+  async #readMissing(seqs: readonly number[], replaced: readonly number[]): Promise<void> {
+    const missing = seqs.filter((seq) => !this.#writer.hasSeq(seq));
+    if (missing.length > 0) {
       const { records, warnings } = await this.#deps.store.loadMessagesSince(
         this.id,
-        Math.min(...incoming) - 1,
+        Math.min(...missing) - 1,
       );
       this.#merge(records);
       if (warnings.length > 0) this.#warnings = [...this.#warnings, ...warnings];
     }
-    for (const seq of replaced) await this.#rereadStored(seq);
+    // A fact replaced twice while a run held the transcript is read once.
+    for (const [position, seq] of replaced.entries())
+      if (replaced.indexOf(seq) === position) await this.#rereadStored(seq);
   }
 
   /** Take another tab's new version of a stored fact. */
@@ -621,8 +634,7 @@ export class ChatSession {
   async #run(start: () => Promise<void>): Promise<void> {
     if (this.#running) return;
     if (this.#runningElsewhere) {
-      this.#notice =
-        "This session is running in another tab. Wait for it to finish, or open another session.";
+      this.#notice = RUNNING_ELSEWHERE;
       return;
     }
     this.#running = true;
@@ -652,11 +664,7 @@ export class ChatSession {
           this.#deps.channel.post({ type: "running", sessionId: this.id, running: false });
         }
       });
-      if (!outcome.acquired) {
-        this.setRunningElsewhere(true);
-        this.#notice =
-          "This session is running in another tab. Wait for it to finish, or open another session.";
-      }
+      if (!outcome.acquired) this.#busyElsewhere(RUNNING_ELSEWHERE);
     } catch (error) {
       this.#notice = `The run could not start: ${(error as Error).message}`;
     } finally {
@@ -664,6 +672,12 @@ export class ChatSession {
       this.#reply.stop();
       this.#loopMessages = undefined;
     }
+  }
+
+  /** Another tab holds the session's lock: show it as running there, and say why nothing happened. */
+  #busyElsewhere(notice: string): void {
+    this.setRunningElsewhere(true);
+    this.#notice = notice;
   }
 
   #appendHeldBash(): void {
@@ -690,10 +704,8 @@ export class ChatSession {
         await this.#writer.flush();
         this.#holdWhileUnsaved();
       });
-      if (!outcome.acquired) {
-        this.setRunningElsewhere(true);
-        this.#notice = "This session is busy in another tab; try again when it is done.";
-      }
+      if (!outcome.acquired)
+        this.#busyElsewhere("This session is busy in another tab; try again when it is done.");
     } catch (error) {
       this.#notice = `That change could not be made: ${(error as Error).message}`;
     }
@@ -702,17 +714,10 @@ export class ChatSession {
   /** Before writing, read anything another tab stored since we last looked. */
   async #catchUp(): Promise<void> {
     if (this.#writer.savedCount === 0) return;
-    // Every stored sequence number this tab does not know, wherever it falls (keys only: cheap).
-    const missing = (await this.#deps.store.listSeqs(this.id)).filter((seq) => !this.#writer.hasSeq(seq));
-    if (missing.length > 0) {
-      const { records } = await this.#deps.store.loadMessagesSince(this.id, Math.min(...missing) - 1);
-      this.#merge(records);
-    }
+    // Every stored sequence number, wherever a missing one falls (keys only: cheap).
     const replaced = this.#remoteReplaced;
     this.#remoteReplaced = [];
-    for (const [position, seq] of replaced.entries()) {
-      if (replaced.indexOf(seq) === position) await this.#rereadStored(seq);
-    }
+    await this.#readMissing(await this.#deps.store.listSeqs(this.id), replaced);
     // A reply still in flight from a tab that is gone (closed or crashed mid-run) comes back as
     // interrupted, before anything new. Ours is never restored: it is in our facts, final or not.
     const inflight = await this.#deps.store.readInflight(this.id);
@@ -778,9 +783,10 @@ export class ChatSession {
     this.#writer.schedule();
   }
 
+  // The Agent copies the array it is given, so the one passed here stays ours alone: no second copy.
   #setFacts(facts: AgentMessage[]): void {
     this.#agent.state.messages = facts;
-    this.#facts = facts.slice();
+    this.#facts = facts;
   }
 
   #replaceFact(index: number, next: AgentMessage): void {
@@ -792,7 +798,7 @@ export class ChatSession {
       const loopIndex = this.#loopMessages.indexOf(previous);
       if (loopIndex !== -1) this.#loopMessages[loopIndex] = next;
     }
-    this.#facts = messages.slice();
+    this.#facts = messages;
     this.#writer.schedule();
   }
 

@@ -22,9 +22,6 @@ export class MessageQueues {
   get followUps(): readonly AgentMessage[] {
     return this.#followUp;
   }
-  get size(): number {
-    return this.#steering.length + this.#followUp.length;
-  }
 
   /** Delivered after the current turn's tool calls finish. */
   steer(message: AgentMessage): void {

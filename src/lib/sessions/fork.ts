@@ -1,3 +1,4 @@
+import { contentText } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 
 /**
@@ -7,10 +8,7 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 export function branchSummaryDraft(facts: readonly AgentMessage[], forkIndex: number): string {
   const asked = facts.slice(forkIndex + 1).flatMap((fact) => {
     if (fact.role !== "user") return [];
-    const text =
-      typeof fact.content === "string"
-        ? fact.content
-        : fact.content.map((part) => (part.type === "text" ? part.text : "")).join(" ");
+    const text = contentText(fact.content, " ");
     return text.trim() ? [text.replace(/\s+/g, " ").trim()] : [];
   });
   if (asked.length === 0) return "On the branch: nothing was tried.";

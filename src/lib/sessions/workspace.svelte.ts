@@ -15,7 +15,7 @@ import type { SessionStore } from "../storage/session-store.ts";
 import { SessionLocks, TabChannel, type SyncMessage } from "../storage/tab-sync.ts";
 
 const CURRENT_KEY = "pi-playground:current-session";
-export const UNDO_DELETE_MS = 6_000;
+const UNDO_DELETE_MS = 6_000;
 
 export interface StorageInfo {
   usage: number;
@@ -34,7 +34,6 @@ export interface PendingDelete {
  */
 export class Workspace {
   readonly catalog = new ModelCatalog();
-  readonly origin: string;
   readonly #deps: SessionDeps;
   readonly #channel: TabChannel;
 
@@ -49,7 +48,6 @@ export class Workspace {
   #deleteTimer: ReturnType<typeof setTimeout> | undefined;
 
   private constructor(origin: string, store: SessionStore, storageWarning: string | undefined) {
-    this.origin = origin;
     this.#channel = new TabChannel();
     this.#deps = {
       store,
@@ -343,7 +341,8 @@ export class Workspace {
       case "written":
         if (current?.id === message.sessionId)
           await current.applyRemoteWrite(message.appended, message.replaced);
-        await this.refreshList();
+        // Another tab's run writes once per message: batch the list like our own writes.
+        this.#scheduleListRefresh();
         return;
       case "meta":
         if (current?.id === message.sessionId) await current.applyRemoteMeta();

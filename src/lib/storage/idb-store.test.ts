@@ -3,7 +3,8 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { zeroUsage } from "../../shared/usage.ts";
 import { createNotification, createUserMessage } from "../messages/factories.ts";
-import { DB_NAME, IdbSessionStore, toStorageError } from "./idb-store.ts";
+import { DB_NAME, IdbSessionStore } from "./idb-store.ts";
+import { toStorageError } from "./session-store.ts";
 import { defaultSettings, SCHEMA_VERSION, type SessionMeta } from "./records.ts";
 import { NEW_SESSION_TITLE } from "./session-store.ts";
 

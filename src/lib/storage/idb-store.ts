@@ -1,5 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import {
+  inflightRecord,
+  messageRecord,
   readInflightRecord,
   readMessageRecord,
   readSessionMeta,
@@ -16,6 +18,7 @@ import {
   type MetaPatch,
   type SessionList,
   type SessionStore,
+  toStorageError,
 } from "./session-store.ts";
 
 export const DB_NAME = "pi-playground";
@@ -44,31 +47,7 @@ function done(tx: IDBTransaction): Promise<void> {
   return completion;
 }
 
-/** Classify a failure so the UI can tell a full disk from a missing database. */
-export function toStorageError(error: unknown, action: string): StorageError {
-  if (error instanceof StorageError) return error;
-  const name = error instanceof DOMException || error instanceof Error ? error.name : "";
-  const message = error instanceof Error ? error.message : String(error);
-  if (name === "QuotaExceededError") {
-    return new StorageError(
-      "quota",
-      `The browser's storage quota is full, so ${action} could not be saved.`,
-      { cause: error },
-    );
-  }
-  if (name === "InvalidStateError" || name === "UnknownError" || name === "SecurityError") {
-    return new StorageError(
-      "unavailable",
-      `IndexedDB is unavailable, so ${action} could not be saved: ${message}`,
-      { cause: error },
-    );
-  }
-  return new StorageError("other", `Saving ${action} failed: ${message || name || "unknown error"}`, {
-    cause: error,
-  });
-}
-
-export function openDatabase(factory: IDBFactory = indexedDB): Promise<IDBDatabase> {
+function openDatabase(factory: IDBFactory = indexedDB): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     let req: IDBOpenDBRequest;
     try {
@@ -155,7 +134,7 @@ export class IdbSessionStore implements SessionStore {
         // add(), not put(): creating can never overwrite an existing session.
         sessions.add({ ...meta, schema: SCHEMA_VERSION, nextSeq: facts.length, messageCount: facts.length });
         facts.forEach((message, index) => {
-          const record: MessageRecord = { schema: SCHEMA_VERSION, sessionId: meta.id, seq: index, message };
+          const record = messageRecord(meta.id, index, message);
           messages.put(record);
         });
       } catch (error) {
@@ -243,13 +222,7 @@ export class IdbSessionStore implements SessionStore {
           try {
             const first = meta.value.nextSeq;
             const allocated = messages.map((message, index) => {
-              const record: MessageRecord = {
-                schema: SCHEMA_VERSION,
-                sessionId: id,
-                seq: first + index,
-                message,
-              };
-              store.put(record);
+              store.put(messageRecord(id, first + index, message));
               return first + index;
             });
             sessions.put(metaAfterAppend(meta.value, messages, Date.now()));
@@ -271,7 +244,7 @@ export class IdbSessionStore implements SessionStore {
     try {
       const tx = this.#db.transaction([SESSIONS, MESSAGES], "readwrite");
       const completion = done(tx);
-      const record: MessageRecord = { schema: SCHEMA_VERSION, sessionId: id, seq, message };
+      const record = messageRecord(id, seq, message);
       try {
         tx.objectStore(MESSAGES).put(record);
       } catch (error) {
@@ -341,14 +314,7 @@ export class IdbSessionStore implements SessionStore {
   async saveInflight(id: string, message: AgentMessage, tabId?: string): Promise<void> {
     try {
       const tx = this.#db.transaction(INFLIGHT, "readwrite");
-      const record: InflightRecord = {
-        schema: SCHEMA_VERSION,
-        sessionId: id,
-        message,
-        savedAt: Date.now(),
-        ...(tabId ? { tabId } : {}),
-      };
-      tx.objectStore(INFLIGHT).put(record);
+      tx.objectStore(INFLIGHT).put(inflightRecord(id, message, tabId));
       await done(tx);
     } catch (error) {
       throw toStorageError(error, "the streaming reply");

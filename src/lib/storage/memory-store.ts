@@ -1,5 +1,11 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { SCHEMA_VERSION, type InflightRecord, type MessageRecord, type SessionMeta } from "./records.ts";
+import {
+  inflightRecord,
+  messageRecord,
+  type InflightRecord,
+  type MessageRecord,
+  type SessionMeta,
+} from "./records.ts";
 import {
   metaAfterAppend,
   StorageError,
@@ -34,7 +40,7 @@ export class MemorySessionStore implements SessionStore {
     this.#sessions.set(meta.id, { ...meta, nextSeq: facts.length, messageCount: facts.length });
     this.#messages.set(
       meta.id,
-      facts.map((message, seq) => ({ schema: SCHEMA_VERSION, sessionId: meta.id, seq, message })),
+      facts.map((message, seq) => messageRecord(meta.id, seq, message)),
     );
     return facts.map((_, seq) => seq);
   }
@@ -75,7 +81,7 @@ export class MemorySessionStore implements SessionStore {
     const records = this.#messages.get(id) ?? [];
     const seqs = messages.map((message, index) => {
       const seq = meta.nextSeq + index;
-      records.push({ schema: SCHEMA_VERSION, sessionId: id, seq, message });
+      records.push(messageRecord(id, seq, message));
       return seq;
     });
     this.#messages.set(id, records);
@@ -86,7 +92,7 @@ export class MemorySessionStore implements SessionStore {
   async putMessage(id: string, seq: number, message: AgentMessage): Promise<void> {
     const records = this.#messages.get(id) ?? [];
     const index = records.findIndex((record) => record.seq === seq);
-    const record: MessageRecord = { schema: SCHEMA_VERSION, sessionId: id, seq, message };
+    const record = messageRecord(id, seq, message);
     if (index === -1) records.push(record);
     else records[index] = record;
     this.#messages.set(id, records);
@@ -107,13 +113,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async saveInflight(id: string, message: AgentMessage, tabId?: string): Promise<void> {
-    this.#inflight.set(id, {
-      schema: SCHEMA_VERSION,
-      sessionId: id,
-      message,
-      savedAt: Date.now(),
-      ...(tabId ? { tabId } : {}),
-    });
+    this.#inflight.set(id, inflightRecord(id, message, tabId));
   }
 
   async readInflight(id: string): Promise<InflightRecord | undefined> {

@@ -1,3 +1,4 @@
+import type { ModelRef } from "../models/model-ref.ts";
 import type { AgentMessage, ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings, type Visibility } from "../messages/policies.ts";
 import { POLICY_ROLES } from "../messages/types.ts";
@@ -9,11 +10,6 @@ import { isObject } from "../../shared/is-object.ts";
  * version can migrate old records on read; a record from a newer version is left untouched and skipped.
  */
 export const SCHEMA_VERSION = 1;
-
-export interface ModelRef {
-  provider: string;
-  id: string;
-}
 
 /** Everything a session owns besides its facts. */
 export interface SessionSettings {
@@ -65,6 +61,15 @@ export interface InflightRecord {
   savedAt: number;
   /** The tab that was streaming it: only once that tab is gone is the reply restored as interrupted. */
   tabId?: string;
+}
+
+/** A fact as this schema version stores it: both stores write exactly this shape. */
+export function messageRecord(sessionId: string, seq: number, message: AgentMessage): MessageRecord {
+  return { schema: SCHEMA_VERSION, sessionId, seq, message };
+}
+
+export function inflightRecord(sessionId: string, message: AgentMessage, tabId?: string): InflightRecord {
+  return { schema: SCHEMA_VERSION, sessionId, message, savedAt: Date.now(), ...(tabId ? { tabId } : {}) };
 }
 
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -216,7 +221,7 @@ export function readSettings(raw: Record<string, unknown>): SessionSettings {
 }
 
 /** Tools that change something wait for approval by default; reading tools do not. */
-export const DEFAULT_TOOL_APPROVALS: Readonly<Record<string, boolean>> = {
+const DEFAULT_TOOL_APPROVALS: Readonly<Record<string, boolean>> = {
   current_time: false,
   calculate: false,
   save_note: true,

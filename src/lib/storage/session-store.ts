@@ -1,3 +1,4 @@
+import { contentText } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { InflightRecord, MessageRecord, SessionMeta } from "./records.ts";
 
@@ -35,6 +36,30 @@ export class StorageError extends Error {
   }
 }
 
+/** Classify a failure so the UI can tell a full disk from a missing database. */
+export function toStorageError(error: unknown, action: string): StorageError {
+  if (error instanceof StorageError) return error;
+  const name = error instanceof DOMException || error instanceof Error ? error.name : "";
+  const message = error instanceof Error ? error.message : String(error);
+  if (name === "QuotaExceededError") {
+    return new StorageError(
+      "quota",
+      `The browser's storage quota is full, so ${action} could not be saved.`,
+      { cause: error },
+    );
+  }
+  if (name === "InvalidStateError" || name === "UnknownError" || name === "SecurityError") {
+    return new StorageError(
+      "unavailable",
+      `IndexedDB is unavailable, so ${action} could not be saved: ${message}`,
+      { cause: error },
+    );
+  }
+  return new StorageError("other", `Saving ${action} failed: ${message || name || "unknown error"}`, {
+    cause: error,
+  });
+}
+
 export type MetaPatch = Partial<Pick<SessionMeta, "title" | "titleIsCustom" | "settings" | "forkedFrom">>;
 
 /**
@@ -70,13 +95,9 @@ export const NEW_SESSION_TITLE = "New session";
 const TITLE_LENGTH = 60;
 
 /** The title a session takes from its first user message until someone renames it. */
-export function titleFromMessage(message: AgentMessage): string | undefined {
+function titleFromMessage(message: AgentMessage): string | undefined {
   if (message.role !== "user") return undefined;
-  const text =
-    typeof message.content === "string"
-      ? message.content
-      : message.content.map((part) => (part.type === "text" ? part.text : "")).join(" ");
-  const line = text.replace(/\s+/g, " ").trim();
+  const line = contentText(message.content, " ").replace(/\s+/g, " ").trim();
   if (!line) return undefined;
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }

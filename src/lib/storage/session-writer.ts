@@ -1,7 +1,6 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { toStorageError } from "./idb-store.ts";
 import type { MessageRecord, SessionMeta } from "./records.ts";
-import { StorageError, type SessionStore } from "./session-store.ts";
+import { toStorageError, type SessionStore, type StorageError } from "./session-store.ts";
 
 export interface WriterStatus {
   /** Facts in memory that are not stored yet (appended or changed). */
@@ -88,7 +87,7 @@ export class SessionWriter {
 
   /** Position of the fact stored under `seq`, or -1. */
   indexOfSeq(seq: number): number {
-    return this.#known.has(seq) ? this.#seqs.indexOf(seq) : -1;
+    return this.#seqs.indexOf(seq);
   }
 
   /** Facts changed or were added in memory: write them soon. */
@@ -151,12 +150,12 @@ export class SessionWriter {
       const started = await this.#hooks.exclusive(() => this.#write());
       if (!started) this.#scheduleRetry();
     } catch (error) {
-      this.#error = error instanceof StorageError ? error : toStorageError(error, "a message");
+      this.#error = toStorageError(error, "a message");
       this.#scheduleRetry();
     }
-    this.#report();
+    const unsaved = this.#report();
     // Facts may have arrived or changed while writing; they are pending now.
-    if (this.#error === undefined && this.#unsaved() > 0) this.schedule();
+    if (this.#error === undefined && unsaved > 0) this.schedule();
   }
 
   async #write(): Promise<void> {
@@ -219,10 +218,12 @@ export class SessionWriter {
     return Math.max(0, facts.length - this.#seqs.length) + changed;
   }
 
-  #report(): void {
+  /** Tell the hooks how much is unsaved, and return it so callers need not count again. */
+  #report(): number {
     const unsaved = this.#unsaved();
     this.#hooks.onStatus({ unsaved, error: this.#error });
     if (unsaved === 0) this.#releaseWaiters();
+    return unsaved;
   }
 
   #releaseWaiters(): void {

@@ -29,11 +29,6 @@ export class TabChannel {
     return () => this.#listeners.delete(listener);
   }
 
-  close(): void {
-    this.#channel?.close();
-    this.#listeners.clear();
-  }
-
   #deliver(message: SyncMessage): void {
     for (const listener of this.#listeners) listener(message);
   }
