@@ -1,22 +1,15 @@
 /// <reference types="vitest/config" />
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { defineConfig } from "vite";
-import { listenAddress, playgroundApi } from "./src/server/vite-plugin.ts";
+import { listenAddress, playgroundApi, serverOptions } from "./src/server/vite-plugin.ts";
 
 const { host, port } = listenAddress(process.env);
-
-/** No other site may frame the playground: a framed page could be tricked into sending or approving. */
-const headers = {
-  "X-Frame-Options": "DENY",
-  "Content-Security-Policy": "frame-ancestors 'none'",
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
-};
+const shared = serverOptions(host, process.env);
 
 export default defineConfig({
   plugins: [svelte(), playgroundApi({ host })],
-  server: { host, port: port ?? 5173, headers },
-  preview: { host, port: port ?? 4173, strictPort: true, headers },
+  server: { ...shared, port: port ?? 5173 },
+  preview: { ...shared, port: port ?? 4173, strictPort: true },
   test: {
     include: ["src/**/*.test.ts"],
     environment: "node",

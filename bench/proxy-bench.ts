@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Message } from "@earendil-works/pi-ai";
-import { createApiHandler } from "../src/server/api-handler.ts";
+import { createApiHandler, DEFAULT_LIMITS } from "../src/server/api-handler.ts";
 import { createModelRegistry, type ModelRegistry } from "../src/server/model-registry.ts";
 import { LOOPBACK_HOSTNAMES } from "../src/server/request-guard.ts";
 
@@ -84,8 +84,7 @@ export async function proxyOverhead(options: { events: number; runs: number }): 
     registry,
     token: TOKEN,
     hostnames: LOOPBACK_HOSTNAMES,
-    maxBodyBytes: 20 * 1024 * 1024,
-    maxConcurrentStreams: 4,
+    ...DEFAULT_LIMITS,
     upstreamIdleTimeoutMs: 60_000,
     keepAliveMs: 60_000,
     log: () => undefined,

@@ -156,6 +156,21 @@ describe("GET /api/session and /api/models", () => {
     expect(reply.status).toBe(200);
   });
 
+  it("accepts a reverse proxy's name on any port, and still checks the port of its own names", async () => {
+    const proxied = await listen({ proxiedHostnames: ["play.example"] });
+    try {
+      const through = (headers: Record<string, string>) =>
+        send("/api/models", { headers }, proxied.port).then((reply) => reply.status);
+      expect(await through({ Host: "play.example", Origin: "https://play.example" })).toBe(200);
+      expect(await through({ Host: "play.example:8443", Origin: "https://play.example:8443" })).toBe(200);
+      expect(await through({ Host: "play.example", Origin: "https://evil.example" })).toBe(403);
+      expect(await through({ Host: "attacker.example" })).toBe(403);
+      expect(await through({ Host: `127.0.0.1:${proxied.port}`, Origin: "http://127.0.0.1:3000" })).toBe(403);
+    } finally {
+      proxied.server.close();
+    }
+  });
+
   it("refuses browsers' cross-site requests even without an Origin", async () => {
     expect((await send("/api/models", { headers: { "Sec-Fetch-Site": "cross-site" } })).status).toBe(403);
   });

@@ -8,7 +8,7 @@ import { HttpError, readBody, sendError, sendJson } from "./http-utils.ts";
 import type { ModelRegistry } from "./model-registry.ts";
 import { isTerminal, toProxyEvent } from "./proxy-events.ts";
 import { SseWriter } from "./sse-writer.ts";
-import { checkOrigin, checkToken } from "./request-guard.ts";
+import { checkToken, createOriginGuard } from "./request-guard.ts";
 import { parseStreamRequest } from "./stream-request.ts";
 import { describeUpstreamError } from "./upstream-errors.ts";
 import { displayUrl } from "./redact.ts";
@@ -17,8 +17,9 @@ export interface ApiOptions {
   registry: ModelRegistry;
   /** Per-start secret the page must present on `/api/stream`. */
   token: string;
-  /** Host names this server answers to (see request-guard). */
+  /** Host names this server answers to, and those a reverse proxy in front of it answers to (see request-guard). */
   hostnames: readonly string[];
+  proxiedHostnames?: readonly string[];
   maxBodyBytes: number;
   maxConcurrentStreams: number;
   /** Abort an upstream that sends nothing for this long, and tell the client why. */
@@ -47,17 +48,24 @@ const ROUTES: Record<string, string> = {
   "/api/stream": "POST",
 };
 
+/** The pathname of a request for the API, or undefined for anything else (the app's own pages and assets). */
+export function apiPath(url: string | undefined): string | undefined {
+  const path = new URL(url ?? "/", "http://placeholder").pathname;
+  return path === "/api" || path.startsWith("/api/") ? path : undefined;
+}
+
 /**
  * The proxy as a plain Node request handler, so Vite's dev and preview servers or any Node server can
  * host it. Requests outside `/api/` are passed to `next`.
  */
 export function createApiHandler(options: ApiOptions): ApiHandler {
   let activeStreams = 0;
+  const checkOrigin = createOriginGuard(options);
 
   async function route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const method = ROUTES[path];
     if (!method) throw new HttpError(404, `No such API endpoint: ${path}`);
-    const refused = checkOrigin(req, { hostnames: options.hostnames });
+    const refused = checkOrigin(req);
     if (refused) throw refused;
     if (req.method !== method) throw new HttpError(405, `${path} accepts ${method} only.`, { Allow: method });
 
@@ -113,20 +121,25 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     res.flushHeaders();
 
     const writer = new SseWriter(res);
-    const write = (event: ProxyAssistantMessageEvent): Promise<void> => writer.send(event);
+    // Every error text leaves through here, whatever produced it: scrub secrets once, at the exit.
+    const write = (event: ProxyAssistantMessageEvent): Promise<void> =>
+      writer.send(
+        event.type === "error" && event.errorMessage !== undefined
+          ? { ...event, errorMessage: options.registry.redact(event.errorMessage) }
+          : event,
+      );
     const fail = (reason: "error" | "aborted", errorMessage: string) =>
-      write({
-        type: "error",
-        reason,
-        errorMessage: options.registry.redact(errorMessage),
-        usage: zeroUsage(),
-      });
+      write({ type: "error", reason, errorMessage, usage: zeroUsage() });
 
     const keepAlive = setInterval(() => writer.comment("keepalive"), options.keepAliveMs);
     let stalled = false;
     let idleTimer: NodeJS.Timeout | undefined;
+    // One timer for the whole stream, pushed back on each event rather than replaced.
     const armIdleTimer = () => {
-      clearTimeout(idleTimer);
+      if (idleTimer) {
+        idleTimer.refresh();
+        return;
+      }
       idleTimer = setTimeout(() => {
         stalled = true;
         upstream.abort();
@@ -160,9 +173,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
               ? idle
               : proxyEvent.reason === "aborted"
                 ? (proxyEvent.errorMessage ?? "Request was aborted")
-                : options.registry.redact(
-                    describeUpstreamError(proxyEvent.errorMessage, model.provider, displayUrl(model.baseUrl)),
-                  ),
+                : describeUpstreamError(proxyEvent.errorMessage, model.provider, displayUrl(model.baseUrl)),
           };
         }
         await write(proxyEvent);
@@ -183,8 +194,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   }
 
   return (req, res, next) => {
-    const path = new URL(req.url ?? "/", "http://placeholder").pathname;
-    if (path !== "/api" && !path.startsWith("/api/")) {
+    const path = apiPath(req.url);
+    if (path === undefined) {
       if (next) next();
       else sendError(res, new HttpError(404, "Not found"));
       return;
@@ -197,7 +208,10 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
         return;
       }
       options.log(`api error on ${req.method} ${path}: ${(error as Error).stack ?? String(error)}`);
-      sendError(res, new HttpError(500, `Internal proxy error: ${(error as Error).message}`));
+      sendError(
+        res,
+        new HttpError(500, `Internal proxy error: ${options.registry.redact((error as Error).message)}`),
+      );
     });
   };
 }

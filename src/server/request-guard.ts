@@ -9,46 +9,58 @@ import { HttpError } from "./http-utils.ts";
  * cross-site. `/api/stream` additionally needs the per-start token, which only same-origin pages can read.
  */
 export interface GuardOptions {
-  /** Host names (without port) this server answers to, e.g. "127.0.0.1", "localhost". */
+  /** Host names (without port) this server answers to, e.g. "127.0.0.1", "localhost"; the port must be ours. */
   hostnames: readonly string[];
+  /**
+   * Names a reverse proxy in front of this server answers to (ALLOWED_HOSTS). The browser sees the proxy's
+   * port, not ours, so any port is accepted for these: the operator vouched for the name.
+   */
+  proxiedHostnames?: readonly string[];
 }
 
 export const LOOPBACK_HOSTNAMES = ["127.0.0.1", "localhost", "[::1]"] as const;
 
-export function checkOrigin(req: IncomingMessage, options: GuardOptions): HttpError | undefined {
-  const port = req.socket.localPort;
-  const allowed = new Set(options.hostnames.map((name) => name.toLowerCase()));
-  const host = req.headers.host?.toLowerCase();
-  if (!host || !hostMatches(host, allowed, port)) {
-    return new HttpError(403, `Refused: Host "${req.headers.host ?? ""}" is not this playground server.`);
-  }
-  const origin = req.headers.origin;
-  if (origin !== undefined) {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = undefined;
-    }
-    const sameOrigin =
-      parsed !== undefined &&
-      (parsed.protocol === "http:" || parsed.protocol === "https:") &&
-      hostMatches(parsed.host.toLowerCase(), allowed, port);
-    if (!sameOrigin)
-      return new HttpError(403, `Refused: requests from origin "${origin}" may not use this proxy.`);
-  }
-  const fetchSite = req.headers["sec-fetch-site"];
-  if (fetchSite === "cross-site" || fetchSite === "same-site") {
-    return new HttpError(403, "Refused: cross-site requests may not use this proxy.");
-  }
-  return undefined;
-}
+export type OriginGuard = (req: IncomingMessage) => HttpError | undefined;
 
-function hostMatches(host: string, allowed: ReadonlySet<string>, port: number | undefined): boolean {
-  const { name, port: hostPort } = splitHost(host);
-  if (!allowed.has(name)) return false;
-  const effectivePort = hostPort ?? "80";
-  return port === undefined || effectivePort === String(port);
+/** The Host, Origin and Sec-Fetch-Site checks, with the allowed names prepared once rather than per request. */
+export function createOriginGuard(options: GuardOptions): OriginGuard {
+  const lower = (names: readonly string[] = []) => new Set(names.map((name) => name.toLowerCase()));
+  const own = lower(options.hostnames);
+  const proxied = lower(options.proxiedHostnames);
+  const matches = (host: string, port: number | undefined) => {
+    const { name, port: hostPort } = splitHost(host);
+    if (proxied.has(name)) return true;
+    if (!own.has(name)) return false;
+    return port === undefined || (hostPort ?? "80") === String(port);
+  };
+
+  return (req) => {
+    const port = req.socket.localPort;
+    const host = req.headers.host?.toLowerCase();
+    if (!host || !matches(host, port)) {
+      return new HttpError(403, `Refused: Host "${req.headers.host ?? ""}" is not this playground server.`);
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(origin);
+      } catch {
+        parsed = undefined;
+      }
+      const sameOrigin =
+        parsed !== undefined &&
+        (parsed.protocol === "http:" || parsed.protocol === "https:") &&
+        matches(parsed.host.toLowerCase(), port);
+      if (!sameOrigin)
+        return new HttpError(403, `Refused: requests from origin "${origin}" may not use this proxy.`);
+    }
+    const fetchSite = req.headers["sec-fetch-site"];
+    if (fetchSite === "cross-site" || fetchSite === "same-site") {
+      return new HttpError(403, "Refused: cross-site requests may not use this proxy.");
+    }
+    return undefined;
+  };
 }
 
 function splitHost(host: string): { name: string; port: string | undefined } {

@@ -1,6 +1,8 @@
-import type { Plugin, ViteDevServer } from "vite";
+import { request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createServer, type Plugin, type ViteDevServer } from "vite";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { allowedHostnames, listenAddress, playgroundApi } from "./vite-plugin.ts";
+import { allowedHostnames, listenAddress, playgroundApi, serverOptions } from "./vite-plugin.ts";
 
 function start(plugin: Plugin): void {
   const server = { middlewares: { use: vi.fn() } } as unknown as ViteDevServer;
@@ -36,5 +38,47 @@ describe("where the server listens", () => {
       "play.example",
       "other",
     ]);
+  });
+});
+
+describe("behind Vite's own checks", () => {
+  /** Vite answers Host and CORS before plugins run: the proxy's rules must hold as Vite serves them. */
+  it("lets ALLOWED_HOSTS names reach the proxy and gives no CORS grant to other origins", async () => {
+    const env = { ALLOWED_HOSTS: "play.example" };
+    const server = await createServer({
+      configFile: false,
+      logLevel: "silent",
+      plugins: [playgroundApi({ host: "127.0.0.1", env })],
+      server: { ...serverOptions("127.0.0.1", env), port: 0, strictPort: false, ws: false },
+    });
+    await server.listen();
+    const { port } = server.httpServer?.address() as AddressInfo;
+    const send = (method: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; allowOrigin: string | undefined }>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port, path: "/api/models", method, headers }, (res) => {
+          res.resume();
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              allowOrigin: res.headers["access-control-allow-origin"],
+            }),
+          );
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    try {
+      const proxied = await send("GET", { Host: "play.example", Origin: "https://play.example" });
+      expect(proxied.status).toBe(200);
+      expect((await send("GET", { Host: "attacker.example" })).status).toBe(403);
+      const preflight = await send("OPTIONS", {
+        Host: `127.0.0.1:${port}`,
+        Origin: "http://localhost:3000",
+        "Access-Control-Request-Method": "POST",
+      });
+      expect(preflight.allowOrigin).toBeUndefined();
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,14 +1,29 @@
 import { hostname, networkInterfaces } from "node:os";
 import type { Connect, Plugin } from "vite";
-import { createApiHandler, createToken, DEFAULT_LIMITS, type ApiHandler } from "./api-handler.ts";
+import { apiPath, createApiHandler, createToken, DEFAULT_LIMITS, type ApiHandler } from "./api-handler.ts";
 import { createModelRegistry, type ServerEnv } from "./model-registry.ts";
 import { LOOPBACK_HOSTNAMES } from "./request-guard.ts";
 
 /** Where the server listens: loopback unless HOST says otherwise; PORT overrides the port. */
 export function listenAddress(env: ServerEnv): { host: string; port: number | undefined } {
-  const host = env.HOST?.trim() || "127.0.0.1";
-  const port = Number(env.PORT);
-  return { host, port: Number.isInteger(port) && port > 0 ? port : undefined };
+  return { host: env.HOST?.trim() || "127.0.0.1", port: positiveInt(env.PORT) };
+}
+
+/** No other site may frame the playground: a framed page could be tricked into sending or approving. */
+const SECURITY_HEADERS = {
+  "X-Frame-Options": "DENY",
+  "Content-Security-Policy": "frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+};
+
+/**
+ * Options shared by Vite's dev and preview servers. Vite checks Host and answers CORS before any plugin
+ * sees a request, so the names the proxy accepts must be Vite's allowed hosts too, and Vite's own CORS
+ * (which admits any localhost origin) is turned off: the proxy's guard decides who may call it.
+ */
+export function serverOptions(host: string, env: ServerEnv) {
+  return { host, allowedHosts: allowedHostnames(host, env), cors: false, headers: SECURITY_HEADERS };
 }
 
 export interface PlaygroundApiOptions {
@@ -28,11 +43,13 @@ export function playgroundApi(options: PlaygroundApiOptions): Plugin {
   let warned = false;
 
   const getHandler = () => {
+    // A failed start is not kept: the next request tries again instead of failing until a restart.
     handler ??= createModelRegistry({ env, builtins: true }).then((registry) =>
       createApiHandler({
         registry,
         token,
         hostnames: allowedHostnames(options.host, env),
+        proxiedHostnames: proxiedHostnames(env),
         maxBodyBytes: positiveInt(env.MAX_BODY_BYTES) ?? DEFAULT_LIMITS.maxBodyBytes,
         maxConcurrentStreams: positiveInt(env.MAX_CONCURRENT_STREAMS) ?? DEFAULT_LIMITS.maxConcurrentStreams,
         upstreamIdleTimeoutMs:
@@ -41,12 +58,12 @@ export function playgroundApi(options: PlaygroundApiOptions): Plugin {
         log: (line) => console.error(`[pi-playground] ${line}`),
       }),
     );
+    handler.catch(() => (handler = undefined));
     return handler;
   };
 
   const middleware: Connect.NextHandleFunction = (req, res, next) => {
-    const path = req.url ?? "/";
-    if (!path.startsWith("/api/") && path !== "/api") {
+    if (apiPath(req.url) === undefined) {
       next();
       return;
     }
@@ -79,7 +96,7 @@ export function playgroundApi(options: PlaygroundApiOptions): Plugin {
 }
 
 function isLoopback(host: string): boolean {
-  return host === "127.0.0.1" || host === "localhost" || host === "::1" || host === "[::1]";
+  return (LOOPBACK_HOSTNAMES as readonly string[]).includes(host) || host === "::1";
 }
 
 /**
@@ -99,10 +116,16 @@ export function allowedHostnames(host: string, env: ServerEnv): string[] {
       names.add(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host.toLowerCase());
     }
   }
-  for (const extra of (env.ALLOWED_HOSTS ?? "").split(",")) {
-    if (extra.trim()) names.add(extra.trim().toLowerCase());
-  }
+  for (const extra of proxiedHostnames(env)) names.add(extra);
   return [...names];
+}
+
+/** ALLOWED_HOSTS: the names of reverse proxies or custom DNS in front of this server. */
+function proxiedHostnames(env: ServerEnv): string[] {
+  return (env.ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== "");
 }
 
 function positiveInt(value: string | undefined): number | undefined {

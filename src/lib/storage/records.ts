@@ -4,6 +4,7 @@ import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings, type Visibility } from 
 import { POLICY_ROLES } from "../messages/types.ts";
 import { describeErrors, validateMessage } from "../messages/validate.ts";
 import { isObject } from "../../shared/is-object.ts";
+import { DEMO_TOOL_NAMES } from "../../shared/demo-tool-names.ts";
 
 /**
  * What is stored, record by record. Every record carries the schema version that wrote it, so a later
@@ -222,9 +223,9 @@ export function readSettings(raw: Record<string, unknown>): SessionSettings {
 
 /** Tools that change something wait for approval by default; reading tools do not. */
 const DEFAULT_TOOL_APPROVALS: Readonly<Record<string, boolean>> = {
-  current_time: false,
-  calculate: false,
-  save_note: true,
+  [DEMO_TOOL_NAMES.time]: false,
+  [DEMO_TOOL_NAMES.arithmetic]: false,
+  [DEMO_TOOL_NAMES.note]: true,
 };
 
 export function defaultSettings(): SessionSettings {

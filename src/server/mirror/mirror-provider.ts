@@ -19,39 +19,25 @@ const LONG_REPLY_CHARS = 1_500;
 
 const FREE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
-const PACED_MODELS: FauxModelDefinition[] = [
-  {
-    id: "mirror",
-    name: "Mirror (offline)",
-    reasoning: false,
+function mirrorModel(id: string, name: string, reasoning: boolean): FauxModelDefinition {
+  return {
+    id,
+    name,
+    reasoning,
     input: ["text", "image"],
     cost: FREE,
     contextWindow: 1_000_000,
     maxTokens: 65_536,
-  },
-  {
-    id: "mirror-thinking",
-    name: "Mirror with thinking (offline)",
-    reasoning: true,
-    input: ["text", "image"],
-    cost: FREE,
-    contextWindow: 1_000_000,
-    maxTokens: 65_536,
-  },
+  };
+}
+
+const PACED_MODELS = [
+  mirrorModel("mirror", "Mirror (offline)", false),
+  mirrorModel("mirror-thinking", "Mirror with thinking (offline)", true),
 ];
 
 /** Same answers without pacing: for quick checks and for measuring the proxy itself. */
-const INSTANT_MODELS: FauxModelDefinition[] = [
-  {
-    id: "mirror-instant",
-    name: "Mirror, unpaced (offline)",
-    reasoning: false,
-    input: ["text", "image"],
-    cost: FREE,
-    contextWindow: 1_000_000,
-    maxTokens: 65_536,
-  },
-];
+const INSTANT_MODELS = [mirrorModel("mirror-instant", "Mirror, unpaced (offline)", false)];
 
 /**
  * The offline models, built on pi-ai's faux provider. Every request computes its reply from the context it
@@ -61,26 +47,17 @@ const INSTANT_MODELS: FauxModelDefinition[] = [
  * deterministic.
  */
 export function createMirrorProvider(): Provider {
-  const paced = createFauxCore({
-    api: MIRROR_API,
-    provider: MIRROR_PROVIDER_ID,
-    models: PACED_MODELS,
-    tokensPerSecond: PACED_TOKENS_PER_SECOND,
-    tokenSize: { min: 1, max: 1 },
-  });
-  const fast = createFauxCore({
-    api: MIRROR_API,
-    provider: MIRROR_PROVIDER_ID,
-    models: PACED_MODELS,
-    tokensPerSecond: LONG_REPLY_TOKENS_PER_SECOND,
-    tokenSize: { min: 1, max: 1 },
-  });
-  const instant = createFauxCore({
-    api: MIRROR_API,
-    provider: MIRROR_PROVIDER_ID,
-    models: INSTANT_MODELS,
-    tokenSize: { min: 1, max: 1 },
-  });
+  const fauxCore = (models: FauxModelDefinition[], tokensPerSecond?: number) =>
+    createFauxCore({
+      api: MIRROR_API,
+      provider: MIRROR_PROVIDER_ID,
+      models,
+      tokenSize: { min: 1, max: 1 },
+      ...(tokensPerSecond ? { tokensPerSecond } : {}),
+    });
+  const paced = fauxCore(PACED_MODELS, PACED_TOKENS_PER_SECOND);
+  const fast = fauxCore(PACED_MODELS, LONG_REPLY_TOKENS_PER_SECOND);
+  const instant = fauxCore(INSTANT_MODELS);
 
   const streams: ProviderStreams = {
     streamSimple(model, context, options) {

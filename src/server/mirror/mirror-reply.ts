@@ -1,5 +1,6 @@
 import type { Message, TextContent, ThinkingContent, ToolCall } from "@earendil-works/pi-ai";
 import { countOf } from "../../shared/count-of.ts";
+import { DEMO_TOOL_NAMES } from "../../shared/demo-tool-names.ts";
 
 /**
  * The offline "mirror" model's answers. It is deterministic and tells the user exactly what reached it,
@@ -17,13 +18,6 @@ export interface MirrorOptions {
   /** Emit a thinking block before the answer, as the reasoning variant does. */
   thinking: boolean;
 }
-
-/** Tool names the mirror knows how to call when the request declares them. */
-export const MIRROR_TOOLS = {
-  time: "current_time",
-  arithmetic: "calculate",
-  note: "save_note",
-} as const;
 
 export function mirrorReply(messages: readonly Message[], options: MirrorOptions): MirrorTurn {
   const roles = messages.map((message) => message.role);
@@ -176,15 +170,18 @@ function trimRun(run: string): string {
 function plannedToolCalls(question: string, declared: ReadonlySet<string>): PlannedCall[] {
   const calls: PlannedCall[] = [];
   const note = /\b(?:save|write|remember|store)\b[^:\n]*:\s*(.+)/i.exec(question);
-  if (note?.[1] && declared.has(MIRROR_TOOLS.note)) {
-    calls.push({ name: MIRROR_TOOLS.note, arguments: { text: note[1].trim() } });
+  if (note?.[1] && declared.has(DEMO_TOOL_NAMES.note)) {
+    calls.push({ name: DEMO_TOOL_NAMES.note, arguments: { text: note[1].trim() } });
   }
-  if (/\b(time|date|clock|today)\b/i.test(question) && declared.has(MIRROR_TOOLS.time)) {
-    calls.push({ name: MIRROR_TOOLS.time, arguments: {} });
+  if (/\b(time|date|clock|today)\b/i.test(question) && declared.has(DEMO_TOOL_NAMES.time)) {
+    calls.push({ name: DEMO_TOOL_NAMES.time, arguments: {} });
   }
   const expression = note ? undefined : findArithmetic(question);
-  if (expression && declared.has(MIRROR_TOOLS.arithmetic)) {
-    calls.push({ name: MIRROR_TOOLS.arithmetic, arguments: { expression: balanceParentheses(expression) } });
+  if (expression && declared.has(DEMO_TOOL_NAMES.arithmetic)) {
+    calls.push({
+      name: DEMO_TOOL_NAMES.arithmetic,
+      arguments: { expression: balanceParentheses(expression) },
+    });
   }
   return calls;
 }

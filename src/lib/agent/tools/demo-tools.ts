@@ -1,6 +1,7 @@
 import type { AgentTool } from "@earendil-works/pi-agent-core";
 import { evaluateArithmetic, formatNumber } from "./arithmetic.ts";
 import { addNote } from "./notes-store.ts";
+import { DEMO_TOOL_NAMES } from "../../../shared/demo-tool-names.ts";
 
 /**
  * The tools the playground's agent can call, executed in the browser. Two read (the time, arithmetic),
@@ -8,7 +9,7 @@ import { addNote } from "./notes-store.ts";
  */
 
 const currentTime: AgentTool = {
-  name: "current_time",
+  name: DEMO_TOOL_NAMES.time,
   label: "Current time",
   description: "Returns the current date and time of the user's browser, with its time zone.",
   parameters: { type: "object", properties: {}, additionalProperties: false },
@@ -21,7 +22,7 @@ const currentTime: AgentTool = {
 };
 
 const calculate: AgentTool = {
-  name: "calculate",
+  name: DEMO_TOOL_NAMES.arithmetic,
   label: "Calculator",
   description: 'Evaluates an arithmetic expression with + - * / % ^ and parentheses, e.g. "12 * (3 + 4)".',
   parameters: {
@@ -42,7 +43,7 @@ const calculate: AgentTool = {
 };
 
 const saveNote: AgentTool = {
-  name: "save_note",
+  name: DEMO_TOOL_NAMES.note,
   label: "Save a note",
   description:
     "Saves a short note in the user's browser. Changes stored data, so the user may be asked to approve it.",
