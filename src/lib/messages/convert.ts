@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
+import { contentParts } from "./content.ts";
 import { createUserMessage } from "./factories.ts";
 import type { VisibilityPolicies } from "./policies.ts";
 import type {
@@ -93,8 +94,7 @@ export function convertMessage(message: AgentMessage, policies: VisibilityPolici
     case "custom":
       return cached(message, "", () => ({
         role: "user",
-        content:
-          typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content,
+        content: contentParts(message.content),
         timestamp: message.timestamp,
       }));
     case "branchSummary":
