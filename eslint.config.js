@@ -39,16 +39,7 @@ export default ts.config(
       },
     },
   },
-  {
-    // Browser code never imports the server, and the server never imports browser code.
-    files: ["src/lib/**", "src/*.ts", "src/*.svelte"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ group: ["**/server/**"], message: "Browser code must not import server code." }] },
-      ],
-    },
-  },
+  ...layerRules(),
   {
     files: ["src/server/**"],
     rules: {
@@ -62,4 +53,75 @@ export default ts.config(
       ],
     },
   },
+  {
+    files: ["src/shared/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/lib/**", "**/server/**", "*.svelte"],
+              message: "Shared code depends on nothing of the app.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
+
+/**
+ * The browser code's layers, lowest first: a folder may import its own layer and those below, never one
+ * above, and the feature UI folders (the last layer) never import each other. So dependencies point one way
+ * (messages → model-view → storage → agent → sessions → UI) and no two folders import each other.
+ */
+function layerRules() {
+  const layers = [
+    ["notices"],
+    ["messages"],
+    ["model-view", "models"],
+    ["storage"],
+    ["agent"],
+    ["sessions"],
+    ["ui"],
+    ["chat", "inspector", "injection", "examples", "header", "sidebar", "calls"],
+  ];
+  const features = layers.at(-1);
+  const server = { group: ["**/server/**"], message: "Browser code must not import server code." };
+  const configs = layers.flatMap((folders, rank) =>
+    folders.map((folder) => {
+      const above = layers.slice(rank + 1).flat();
+      const siblings = folders === features ? features.filter((other) => other !== folder) : [];
+      const forbidden = [...above, ...siblings];
+      return {
+        files: [`src/lib/${folder}/**`],
+        rules: {
+          "no-restricted-imports": [
+            "error",
+            {
+              patterns: [
+                server,
+                ...(forbidden.length > 0
+                  ? [
+                      {
+                        group: forbidden.map((name) => `**/${name}/**`),
+                        message: `src/lib/${folder} may import only its own layer and those below it (see layerRules in eslint.config.js).`,
+                      },
+                    ]
+                  : []),
+              ],
+            },
+          ],
+        },
+      };
+    }),
+  );
+  return [
+    {
+      files: ["src/lib/**", "src/*.ts", "src/*.svelte"],
+      rules: { "no-restricted-imports": ["error", { patterns: [server] }] },
+    },
+    ...configs,
+  ];
+}

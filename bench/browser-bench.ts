@@ -3,7 +3,9 @@ import { convertToLlm } from "../src/lib/messages/convert.ts";
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../src/lib/messages/policies.ts";
 import { projectModelView } from "../src/lib/model-view/project.ts";
 import { IdbSessionStore } from "../src/lib/storage/idb-store.ts";
-import { defaultSettings, SCHEMA_VERSION, type SessionMeta } from "../src/lib/storage/records.ts";
+import { defaultSettings } from "../src/lib/agent/session-settings.ts";
+import { chainEntries } from "../src/lib/messages/entries.ts";
+import { SCHEMA_VERSION, type SessionMeta } from "../src/lib/storage/records.ts";
 import { syntheticFacts } from "./synthetic-session.ts";
 
 /**
@@ -69,6 +71,8 @@ function meta(id: string, count: number): SessionMeta {
     updatedAt: 0,
     messageCount: count,
     nextSeq: count,
+    revision: 0,
+    leafId: null,
     settings: defaultSettings(),
   };
 }
@@ -103,7 +107,8 @@ export async function idbAppend(
 ): Promise<{ at10: number[]; at10k: number[]; rewriteAt10: number[]; rewriteAt10k: number[] }> {
   const store = await IdbSessionStore.open();
   const rewrite = await rewriteStore();
-  const facts = syntheticFacts(10_000 + DB_SAMPLE);
+  // One path of entries, each the child of the one before, as the transcript appends them.
+  const facts = chainEntries(syntheticFacts(10_000 + DB_SAMPLE), null);
   const result = {
     at10: [] as number[],
     at10k: [] as number[],
@@ -115,7 +120,7 @@ export async function idbAppend(
     await store.createSession(meta(small, 0), []);
     for (let index = 0; index < 10 + DB_SAMPLE / 2; index++) {
       const started = performance.now();
-      await store.appendMessages(small, [facts[index] as AgentMessage]);
+      await store.write(small, { append: [facts[index] as (typeof facts)[number]] });
       if (index >= 10 - DB_SAMPLE / 2) result.at10.push(performance.now() - started);
     }
     const large = `append-large-${run}-${Date.now()}`;
@@ -123,11 +128,12 @@ export async function idbAppend(
     await store.createSession(meta(large, 0), facts.slice(0, prefix));
     for (let index = prefix; index < prefix + DB_SAMPLE; index++) {
       const started = performance.now();
-      await store.appendMessages(large, [facts[index] as AgentMessage]);
+      await store.write(large, { append: [facts[index] as (typeof facts)[number]] });
       result.at10k.push(performance.now() - started);
     }
-    result.rewriteAt10.push(await putWhole(rewrite, `small-${run}`, facts.slice(0, 10)));
-    result.rewriteAt10k.push(await putWhole(rewrite, `large-${run}`, facts.slice(0, 10_000)));
+    const messages = facts.map((entry) => entry.message);
+    result.rewriteAt10.push(await putWhole(rewrite, `small-${run}`, messages.slice(0, 10)));
+    result.rewriteAt10k.push(await putWhole(rewrite, `large-${run}`, messages.slice(0, 10_000)));
     await store.deleteSession(small);
     await store.deleteSession(large);
   }
@@ -143,7 +149,7 @@ export async function sessionOpen(
 ): Promise<{ subject: number[]; floor: number[] }> {
   const store = await IdbSessionStore.open();
   const id = `open-${count}-${Date.now()}`;
-  await store.createSession(meta(id, 0), syntheticFacts(count));
+  await store.createSession(meta(id, 0), chainEntries(syntheticFacts(count), null));
   const raw = await new Promise<IDBDatabase>((resolve) => {
     const request = indexedDB.open("pi-playground");
     request.onsuccess = () => resolve(request.result);
@@ -154,13 +160,13 @@ export async function sessionOpen(
     let started = performance.now();
     const loaded = await store.loadSession(id);
     const opened = performance.now() - started;
-    if (loaded?.facts.length !== count)
-      throw new Error(`expected ${count} facts, loaded ${loaded?.facts.length}`);
+    if (loaded?.records.length !== count)
+      throw new Error(`expected ${count} facts, loaded ${loaded?.records.length}`);
     started = performance.now();
     await new Promise<void>((resolve) => {
       const request = raw
-        .transaction("messages", "readonly")
-        .objectStore("messages")
+        .transaction("entries", "readonly")
+        .objectStore("entries")
         .getAll(IDBKeyRange.bound([id, -1], [id, Number.MAX_SAFE_INTEGER]));
       request.onsuccess = () => resolve();
     });

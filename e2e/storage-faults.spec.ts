@@ -82,30 +82,28 @@ test("damaged and foreign records are skipped with a warning naming them, and th
       request.onsuccess = () => resolve(request.result);
     });
     await new Promise<void>((resolve) => {
-      const tx = db.transaction("messages", "readwrite");
-      const store = tx.objectStore("messages");
-      store.put({
-        schema: 1,
-        sessionId,
-        seq: 1,
-        message: { role: "wizard", spell: "fireball", timestamp: 1 },
-      });
-      store.put({
-        schema: 7,
-        sessionId,
-        seq: 3,
-        message: { role: "user", content: "from the future", timestamp: 2 },
-      });
+      const tx = db.transaction("entries", "readwrite");
+      const store = tx.objectStore("entries");
+      // Damage two stored entries in place: a role nobody knows, and a record from a newer release.
+      const damage = (seq: number, change: (record: Record<string, unknown>) => Record<string, unknown>) => {
+        const read = store.get([sessionId, seq]);
+        read.onsuccess = () => store.put(change(read.result as Record<string, unknown>));
+      };
+      damage(1, (record) => ({
+        ...record,
+        entry: { ...(record.entry as object), message: { role: "wizard", spell: "fireball", timestamp: 1 } },
+      }));
+      damage(3, (record) => ({ ...record, schema: 7 }));
       tx.oncomplete = () => resolve();
     });
     db.close();
   });
   await page.reload();
 
-  const warning = page.getByRole("alert").filter({ hasText: "Skipped stored message" });
-  await expect(warning).toContainText('Skipped stored message #1: Unknown role "wizard"');
+  const warning = page.getByRole("alert").filter({ hasText: "Skipped stored entry" });
+  await expect(warning).toContainText('Skipped stored entry #1: Unknown role "wizard"');
   await expect(warning).toContainText(
-    "Skipped stored message #3: it was written by a newer version of the playground (schema 7",
+    "Skipped stored entry #3: it was written by a newer version of the playground (schema 7",
   );
   // Records 1 and 3 (both user messages) are skipped; the system message and both replies load.
   await expect(page.getByRole("article", { name: "Your message" })).toHaveCount(0);

@@ -68,18 +68,32 @@ export async function readStoredSession(page: Page): Promise<StoredSession> {
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
     });
-    const tx = db.transaction(["messages", "inflight"], "readonly");
+    const tx = db.transaction(["sessions", "entries", "inflight"], "readonly");
     const range = IDBKeyRange.bound([sessionId, -1], [sessionId, Number.MAX_SAFE_INTEGER]);
-    const records = await new Promise<{ message: { role: string } }[]>((resolve) => {
-      const request = tx.objectStore("messages").getAll(range);
-      request.onsuccess = () => resolve(request.result as { message: { role: string } }[]);
+    type Entry = { id: string; parentId: string | null; message: { role: string } };
+    const records = await new Promise<{ entry: Entry }[]>((resolve) => {
+      const request = tx.objectStore("entries").getAll(range);
+      request.onsuccess = () => resolve(request.result as { entry: Entry }[]);
+    });
+    const meta = await new Promise<{ leafId: string | null } | undefined>((resolve) => {
+      const request = tx.objectStore("sessions").get(sessionId);
+      request.onsuccess = () => resolve(request.result as { leafId: string | null } | undefined);
     });
     const inflight = await new Promise<number>((resolve) => {
       const request = tx.objectStore("inflight").count(sessionId);
       request.onsuccess = () => resolve(request.result);
     });
     db.close();
-    const messages = records.map((record) => record.message);
+    // The facts are the messages on the path from the root to the session's leaf.
+    const byId = new Map(records.map((record) => [record.entry.id, record.entry]));
+    const path: Entry[] = [];
+    for (let id = meta?.leafId ?? null; id !== null;) {
+      const entry = byId.get(id);
+      if (!entry) break;
+      path.unshift(entry);
+      id = entry.parentId;
+    }
+    const messages = path.map((entry) => entry.message);
     return {
       messages,
       roles: messages.map((message) => message.role),

@@ -1,6 +1,7 @@
 import type { Message, SimpleStreamOptions } from "@earendil-works/pi-ai";
 import { HttpError } from "./http-utils.ts";
 import { isObject } from "../shared/is-object.ts";
+import { THINKING_LEVELS } from "../shared/enums.ts";
 
 /** A `/api/stream` body after validation: the model is only a reference, options only what we allow. */
 export interface StreamRequest {
@@ -14,7 +15,7 @@ export interface StreamRequest {
 }
 
 const ROLES = new Set(["system", "user", "assistant", "toolResult"]);
-const REASONING = new Set(["minimal", "low", "medium", "high", "xhigh", "max"]);
+const REASONING = new Set<string>(THINKING_LEVELS.filter((level) => level !== "off"));
 const CACHE_RETENTION = new Set(["none", "short", "long"]);
 
 /**

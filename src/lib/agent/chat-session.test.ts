@@ -6,6 +6,8 @@ import { MemorySessionStore } from "../storage/memory-store.ts";
 import { StorageError } from "../storage/session-store.ts";
 import { SessionLocks, TabChannel } from "../storage/tab-sync.ts";
 import { ChatSession, type SessionDeps } from "./chat-session.svelte.ts";
+import { pathTo } from "../messages/entries.ts";
+import { Notices } from "../notices/notices.svelte.ts";
 import { ProxyToken } from "./proxy-stream.ts";
 
 /**
@@ -28,12 +30,23 @@ const usage = {
 };
 let replies = 0;
 
+/** The `context.messages` of every request the proxy received, in order. */
+let requests: { role: string; text: string }[][] = [];
+/** Replies the proxy gives before falling back to text: a queue of event lists. */
+let scripted: unknown[][] = [];
+
 beforeEach(() => {
   replies = 0;
-  vi.stubGlobal("fetch", async (input: string | URL | Request) => {
+  requests = [];
+  scripted = [];
+  vi.stubGlobal("fetch", async (input: string | URL | Request, init?: RequestInit) => {
     const url = String(input instanceof Request ? input.url : input);
     if (url.endsWith("/api/session")) return Response.json({ token: "t", maxBodyBytes: 1_000_000 });
+    const body = JSON.parse(String(init?.body)) as { context: { messages: AgentMessage[] } };
+    requests.push(body.context.messages.map((message) => ({ role: message.role, text: text(message) })));
     replies++;
+    const next = scripted.shift();
+    if (next) return sse(next);
     return sse([
       { type: "start" },
       { type: "text_start", contentIndex: 0 },
@@ -59,6 +72,7 @@ function world() {
     token: new ProxyToken("http://proxy.test"),
     channel: new TabChannel(channelName),
     locks: new SessionLocks(locks.asLockManager()),
+    notices: new Notices(),
     tabId,
   });
   return { store, locks, tab };
@@ -77,9 +91,25 @@ function text(fact: AgentMessage): string {
     : content.map((part) => ("text" in part ? part.text : "")).join("");
 }
 
-async function stored(store: MemorySessionStore, id: string) {
-  return roles((await store.loadSession(id))?.facts ?? []);
+async function storedFacts(store: MemorySessionStore, id: string): Promise<AgentMessage[]> {
+  const loaded = await store.loadSession(id);
+  if (!loaded) return [];
+  return pathTo(
+    loaded.records.map((record) => record.entry),
+    loaded.meta.leafId,
+  ).map((entry) => entry.message);
 }
+
+async function stored(store: MemorySessionStore, id: string) {
+  return roles(await storedFacts(store, id));
+}
+
+/** The session's notice in the shared notices, if any (what the person reads next to the chat). */
+function noticeOf(deps: SessionDeps, session: ChatSession): string | undefined {
+  return deps.notices.find(`run:${session.id}`)?.text;
+}
+
+const quotaFull = () => new StorageError("quota", "full");
 
 describe("ChatSession", () => {
   it("stores every fact of a turn, in order, one record each", async () => {
@@ -94,7 +124,7 @@ describe("ChatSession", () => {
   it("never restores its own reply as interrupted when the reply's write failed", async () => {
     const { store, tab } = world();
     const session = await ChatSession.create(tab("a"));
-    const append = vi.spyOn(store, "appendMessages").mockRejectedValue(new StorageError("quota", "full"));
+    const append = vi.spyOn(store, "write").mockRejectedValue(quotaFull());
     await session.send("hello");
     expect(session.storage.error?.kind).toBe("quota");
     append.mockRestore();
@@ -109,14 +139,15 @@ describe("ChatSession", () => {
   it("keeps other tabs out while it has unsaved facts, so the transcript never forks", async () => {
     const { store, tab } = world();
     const a = await ChatSession.create(tab("a"));
-    const b = await ChatSession.open(tab("b"), a.id);
+    const tabB = tab("b");
+    const b = await ChatSession.open(tabB, a.id);
     if (!b) throw new Error("b did not open");
 
-    const append = vi.spyOn(store, "appendMessages").mockRejectedValue(new StorageError("quota", "full"));
+    const append = vi.spyOn(store, "write").mockRejectedValue(quotaFull());
     await a.send("from a");
     expect(a.unsaved).toBe(true);
     await b.send("from b");
-    expect(b.notice).toMatch(/another tab/);
+    expect(noticeOf(tabB, b)).toMatch(/another tab/);
     expect(roles(b.facts)).toEqual(["system"]);
 
     append.mockRestore();
@@ -180,11 +211,76 @@ describe("ChatSession", () => {
     );
     await session.decide(1, "approved");
     await session.saveNow();
-    const facts = (await store.loadSession(session.id))?.facts ?? [];
+    const facts = await storedFacts(store, session.id);
     expect(facts[1]).toMatchObject({
       role: "approval_request",
       status: "approved",
       decidedAt: expect.any(Number),
     });
+  });
+
+  it("builds every request from the transcript, so an approval decided mid-run reaches the very next request", async () => {
+    const { tab } = world();
+    const session = await ChatSession.create(tab("a"));
+    await session.setToolApproval("calculate", true);
+    await session.setPolicy("approval_request", "userText");
+    scripted = [
+      [
+        { type: "start" },
+        { type: "toolcall_start", contentIndex: 0, id: "call-1", toolName: "calculate" },
+        { type: "toolcall_delta", contentIndex: 0, delta: '{"expression":"1+1"}' },
+        {
+          type: "toolcall_end",
+          contentIndex: 0,
+          toolCall: { type: "toolCall", id: "call-1", name: "calculate", arguments: { expression: "1+1" } },
+        },
+        { type: "done", reason: "toolUse", usage },
+      ],
+    ];
+    const run = session.send("add");
+    await vi.waitFor(() => expect(session.facts.some((fact) => fact.role === "approval_request")).toBe(true));
+    await session.decide(
+      session.facts.findIndex((fact) => fact.role === "approval_request"),
+      "approved",
+    );
+    await run;
+    expect(requests).toHaveLength(2);
+    expect(requests[1]?.map((message) => message.role)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "toolResult",
+      "user",
+    ]);
+    expect(requests[1]?.[4]?.text).toMatch(/^\[Approval request\] Run calculate .*: approved$/);
+    expect(roles(session.facts)).toEqual([
+      "system",
+      "user:add",
+      "assistant:",
+      "approval_request",
+      "toolResult",
+      "assistant:reply 2",
+    ]);
+  });
+
+  it("catches up with another tab's run by revision, decisions included, and reads nothing when nothing changed", async () => {
+    const { store, tab } = world();
+    const a = await ChatSession.create(tab("a"));
+    const b = await ChatSession.open(tab("b"), a.id);
+    if (!b) throw new Error("b did not open");
+    await a.inject({ role: "approval_request", action: "Deploy", status: "pending", timestamp: 1 }, "append");
+    await a.send("hello");
+    await a.decide(1, "rejected", "not today");
+    await a.saveNow();
+    const since = vi.spyOn(store, "changesSince");
+    await b.applyRemoteWrite();
+    expect(roles(b.facts)).toEqual(roles(a.facts));
+    expect(b.facts[1]).toMatchObject({ status: "rejected", reason: "not today" });
+    const read = await since.mock.results.at(-1)?.value;
+    expect(read?.records.length).toBeGreaterThan(0);
+    // Nothing new: the announcement's revision is already known, so nothing is read at all.
+    since.mockClear();
+    await b.applyRemoteWrite(a.meta);
+    expect(since).not.toHaveBeenCalled();
   });
 });

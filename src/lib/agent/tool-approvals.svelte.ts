@@ -1,8 +1,4 @@
-import type {
-  AgentMessage,
-  BeforeToolCallContext,
-  BeforeToolCallResult,
-} from "@earendil-works/pi-agent-core";
+import type { BeforeToolCallContext, BeforeToolCallResult } from "@earendil-works/pi-agent-core";
 import { SvelteMap } from "svelte/reactivity";
 import { createApprovalRequest } from "../messages/factories.ts";
 import type { ApprovalRequestMessage } from "../messages/types.ts";
@@ -16,8 +12,8 @@ export interface Decision {
 /** What the approval gate needs from the session it guards. */
 export interface ApprovalHost {
   requiresApproval(toolName: string): boolean;
-  /** Make the pending request a fact of the running turn: in the transcript, the loop's copy, and storage. */
-  record(request: ApprovalRequestMessage, loopMessages: AgentMessage[]): void;
+  /** Make the pending request a fact of the running turn (the next request is built from the facts). */
+  record(request: ApprovalRequestMessage): void;
   /** Replace the request with its decided version, wherever it is. */
   settle(request: ApprovalRequestMessage, outcome: ApprovalRequestMessage): void;
 }
@@ -60,7 +56,7 @@ export class ToolApprovals {
       toolName: toolCall.name,
       toolArgs: context.args,
     });
-    this.#host.record(request, context.context.messages);
+    this.#host.record(request);
 
     const decision = await new Promise<Decision>((resolve) => {
       const onAbort = () =>

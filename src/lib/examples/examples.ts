@@ -12,7 +12,7 @@ import {
 } from "../messages/factories.ts";
 import { DEFAULT_POLICIES, type VisibilityPolicies } from "../messages/policies.ts";
 import { rejectionText } from "../agent/approvals.ts";
-import { defaultSettings, type SessionSettings } from "../storage/records.ts";
+import { defaultSettings, type SessionSettings } from "../agent/session-settings.ts";
 import { zeroUsage } from "../../shared/usage.ts";
 
 /**

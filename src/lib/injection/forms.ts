@@ -10,7 +10,13 @@ import {
   createProgress,
   createUserMessage,
 } from "../messages/factories.ts";
-import type { ApprovalStatus, CustomRole, NotificationLevel } from "../messages/types.ts";
+import {
+  APPROVAL_STATUSES,
+  NOTIFICATION_LEVELS,
+  type ApprovalStatus,
+  type CustomRole,
+  type NotificationLevel,
+} from "../messages/types.ts";
 import { validateMessage, type FieldError, type Validation } from "../messages/validate.ts";
 import { isObject } from "../../shared/is-object.ts";
 
@@ -47,7 +53,7 @@ export const INJECT_KINDS = Object.keys(KIND_LABELS) as InjectKind[];
 export const FORMS: Record<InjectKind, readonly FieldSpec[]> = {
   notification: [
     { name: "text", label: "Text", input: "textarea" },
-    { name: "level", label: "Level", input: "select", options: ["info", "warning", "error"] },
+    { name: "level", label: "Level", input: "select", options: NOTIFICATION_LEVELS },
   ],
   approval_request: [
     {
@@ -57,7 +63,7 @@ export const FORMS: Record<InjectKind, readonly FieldSpec[]> = {
       hint: "What needs a decision, e.g. Deploy to production",
     },
     { name: "subject", label: "Refers to", input: "text", hint: "Optional: a ticket, a file, a plan step" },
-    { name: "status", label: "Status", input: "select", options: ["pending", "approved", "rejected"] },
+    { name: "status", label: "Status", input: "select", options: APPROVAL_STATUSES },
   ],
   progress: [
     { name: "text", label: "Text", input: "text" },

@@ -132,6 +132,11 @@ describe("conformance with pi's coding agent 1.6.0", () => {
     expect(convertToLlm(history, DEFAULT_POLICIES)).toEqual(pi.convertToLlm(history));
     expect(convertToLlm(history, DEFAULT_POLICIES)).toEqual([]);
   });
+
+  it("can be called as pi calls it, with the facts alone (default policies)", () => {
+    const history: AgentMessage[] = [createUserMessage("u", 1), createNotification("n", "info", 2)];
+    expect(convertToLlm(history)).toEqual(pi.convertToLlm(history));
+  });
 });
 
 describe("convertToLlm", () => {

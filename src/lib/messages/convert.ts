@@ -2,7 +2,7 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
 import { contentParts } from "./content.ts";
 import { createUserMessage } from "./factories.ts";
-import type { VisibilityPolicies } from "./policies.ts";
+import { DEFAULT_POLICIES, type VisibilityPolicies } from "./policies.ts";
 import type {
   ApprovalRequestMessage,
   BashExecutionMessage,
@@ -43,9 +43,8 @@ export function bashExecutionToText(message: BashExecutionMessage): string {
 }
 
 export function notificationText(message: NotificationMessage): string {
-  return message.level === "info"
-    ? `[Notification] ${message.text}`
-    : `[Notification: ${message.level}] ${message.text}`;
+  const level = message.level ?? "info";
+  return level === "info" ? `[Notification] ${message.text}` : `[Notification: ${level}] ${message.text}`;
 }
 
 export function approvalText(message: ApprovalRequestMessage): string {
@@ -204,8 +203,11 @@ export function forEachModelMessage(
   flush();
 }
 
-/** The Agent's `convertToLlm`: facts in, the messages a provider receives out. */
-export function convertToLlm(facts: readonly AgentMessage[], policies: VisibilityPolicies): Message[] {
+/** The Agent's `convertToLlm`: facts in, the messages a provider receives out. Callable as pi calls it, with one argument. */
+export function convertToLlm(
+  facts: readonly AgentMessage[],
+  policies: VisibilityPolicies = DEFAULT_POLICIES,
+): Message[] {
   const out: Message[] = [];
   forEachModelMessage(facts, policies, (message) => out.push(message));
   return out;

@@ -52,17 +52,20 @@ export interface CompactionSummaryMessage {
   timestamp: number;
 }
 
-export type NotificationLevel = "info" | "warning" | "error";
+export const NOTIFICATION_LEVELS = ["info", "warning", "error"] as const;
+export type NotificationLevel = (typeof NOTIFICATION_LEVELS)[number];
 
 /** Something the user should see (an upload finished, a limit was hit); the model sees it only by policy. */
 export interface NotificationMessage {
   role: "notification";
   text: string;
-  level: NotificationLevel;
+  /** Absent in the tutorial's shortest form; read as "info". */
+  level?: NotificationLevel;
   timestamp: number;
 }
 
-export type ApprovalStatus = "pending" | "approved" | "rejected";
+export const APPROVAL_STATUSES = ["pending", "approved", "rejected"] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 /** A human decision, kept as an audit trail. Tool approvals fill the tool fields. */
 export interface ApprovalRequestMessage {

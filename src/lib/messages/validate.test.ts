@@ -95,6 +95,11 @@ describe("validateMessage", () => {
     ).toBe("content[0]");
   });
 
+  it("accepts the tutorial's notification without a level", () => {
+    expect(errorsOf({ role: "notification", text: "Upload finished", timestamp: 1 })).toEqual([]);
+    expect(errorsOf({ role: "notification", text: "x", level: 3, timestamp: 1 })[0]?.field).toBe("level");
+  });
+
   it("requires a numeric timestamp and an object", () => {
     expect(errorsOf({ ...createUserMessage("x"), timestamp: "2024-01-01" })[0]?.field).toBe("timestamp");
     expect(errorsOf("hello")[0]?.message).toBe("A message must be a JSON object.");

@@ -5,7 +5,7 @@ import {
   createNotification,
   createUserMessage,
 } from "../messages/factories.ts";
-import { defaultSettings } from "../storage/records.ts";
+import { defaultSettings } from "../agent/session-settings.ts";
 import {
   exportFileName,
   exportSession,

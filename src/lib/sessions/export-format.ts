@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { createBranchSummary, createCompactionSummary, createCustomMessage } from "../messages/factories.ts";
 import { describeErrors, validateMessage } from "../messages/validate.ts";
-import { readSettings, type SessionSettings } from "../storage/records.ts";
+import { readSettings, type SessionSettings } from "../agent/session-settings.ts";
 import { isObject } from "../../shared/is-object.ts";
 
 /**

@@ -5,50 +5,50 @@ import {
   type SessionDeps,
   type SessionInit,
 } from "../agent/chat-session.svelte.ts";
-import { createBranchSummary } from "../messages/factories.ts";
-import type { ExportKind, ParsedImport } from "./export-format.ts";
 import { ProxyToken } from "../agent/proxy-stream.ts";
+import { readSettings } from "../agent/session-settings.ts";
+import { createBranchSummary } from "../messages/factories.ts";
 import { ModelCatalog } from "../models/model-catalog.svelte.ts";
+import { Notices } from "../notices/notices.svelte.ts";
 import { IdbSessionStore } from "../storage/idb-store.ts";
-import type { SessionMeta } from "../storage/records.ts";
+import type { EntryRecord, SessionMeta } from "../storage/records.ts";
+import { pathTo, relinkOrphans } from "../messages/entries.ts";
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { SessionStore } from "../storage/session-store.ts";
+import type { WriterStatus } from "../storage/session-writer.ts";
 import { SessionLocks, TabChannel, type SyncMessage } from "../storage/tab-sync.ts";
+import { downloadText } from "./download.ts";
+import type { ExportKind, ParsedImport } from "./export-format.ts";
+import { SessionList } from "./session-list.svelte.ts";
+import { StorageHealth } from "./storage-health.svelte.ts";
 
 const CURRENT_KEY = "pi-playground:current-session";
-const UNDO_DELETE_MS = 6_000;
 
-export interface StorageInfo {
-  usage: number;
-  quota: number;
-  persisted: boolean;
-}
-
-export interface PendingDelete {
-  meta: SessionMeta;
-  expiresAt: number;
+export interface StartOptions {
+  /** Where storage comes from; IndexedDB by default, with the in-memory store when it cannot be opened. */
+  openStore?: (hooks: { onVersionChange: () => void; onBlocked: () => void }) => Promise<SessionStore>;
+  reload?: () => void;
 }
 
 /**
- * The playground around the sessions: storage, the model catalog, the session list and the session
- * that is open. Shared with components through context, never as a module singleton.
+ * The playground around the sessions: storage, the model catalog, the session list and the session that
+ * is open, and moving between sessions (new, open, duplicate, import, fork and return). Shared with
+ * components through context, never as a module singleton.
  */
 export class Workspace {
   readonly catalog = new ModelCatalog();
+  readonly notices: Notices;
+  readonly list: SessionList;
+  readonly health: StorageHealth;
   readonly #deps: SessionDeps;
   readonly #channel: TabChannel;
-
-  #sessions = $state.raw<SessionMeta[]>([]);
   #current = $state.raw<ChatSession | undefined>(undefined);
-  #storageWarning = $state<string | undefined>(undefined);
-  #listWarnings = $state.raw<string[]>([]);
-  #pendingDelete = $state.raw<PendingDelete | undefined>(undefined);
-  #storageInfo = $state.raw<StorageInfo | undefined>(undefined);
-  #switchBlocked = $state<string | undefined>(undefined);
-  #listRefresh: ReturnType<typeof setTimeout> | undefined;
-  #deleteTimer: ReturnType<typeof setTimeout> | undefined;
 
-  private constructor(origin: string, store: SessionStore, storageWarning: string | undefined) {
+  private constructor(origin: string, store: SessionStore, notices: Notices, health: StorageHealth) {
+    this.notices = notices;
     this.#channel = new TabChannel();
+    this.health = health;
+    this.list = new SessionList({ store, channel: this.#channel, notices });
     this.#deps = {
       store,
       catalog: this.catalog,
@@ -56,36 +56,46 @@ export class Workspace {
       token: new ProxyToken(origin),
       channel: this.#channel,
       locks: new SessionLocks(),
+      notices,
       tabId: crypto.randomUUID(),
-      onStored: () => this.#scheduleListRefresh(),
+      onStored: (meta) => this.list.upsert(meta),
+      onStorageStatus: (session, status) => this.#reportUnsaved(session, status),
     };
     this.#deps.locks.holdTab(this.#deps.tabId);
-    this.#storageWarning = storageWarning;
     this.#channel.subscribe((message) => void this.#onSync(message));
   }
 
   /** Open storage (falling back to memory when IndexedDB is unavailable) and the last session. */
-  static async start(origin: string): Promise<Workspace> {
+  static async start(origin: string, options: StartOptions = {}): Promise<Workspace> {
+    const notices = new Notices();
+    const reload = options.reload ?? (() => globalThis.location?.reload());
+    // Storage reports (an upgrade blocked by an older tab, say) can come while it opens.
+    const health = new StorageHealth(notices);
+    const hooks = {
+      onVersionChange: () => health.versionChanged(reload),
+      onBlocked: () => health.upgradeBlocked(),
+    };
     let store: SessionStore;
-    let warning: string | undefined;
     try {
-      store = await IdbSessionStore.open();
+      store = await (options.openStore ?? ((open) => IdbSessionStore.open(open)))(hooks);
     } catch (error) {
       const { MemorySessionStore } = await import("../storage/memory-store.ts");
       store = new MemorySessionStore();
-      warning = `Sessions are kept in memory only and will be lost on reload: ${(error as Error).message}`;
+      health.fellBackToMemory((error as Error).message);
     }
-    const workspace = new Workspace(origin, store, warning);
-    const catalogLoaded = workspace.catalog.load(origin).then(() => workspace.#current?.refreshModel());
-    await workspace.refreshList();
+    notices.dismiss("storage:blocked");
+    health.opened(store.kind);
+    const workspace = new Workspace(origin, store, notices, health);
+    const catalogLoaded = workspace.catalog.load(origin);
+    await workspace.list.refresh();
     const requested = readCurrentId();
-    const known = workspace.#sessions.find((meta) => meta.id === requested) ?? workspace.#sessions[0];
+    const known = workspace.list.find(requested ?? "") ?? workspace.list.sessions[0];
     if (known) await workspace.openSession(known.id);
     if (!workspace.#current) await workspace.newSession();
     void catalogLoaded;
     // Sessions are worth keeping: ask the browser not to evict them (Chromium decides without a prompt);
     // the sessions panel shows the answer.
-    if (store.kind === "indexeddb") void workspace.requestPersistence().catch(() => undefined);
+    if (store.kind === "indexeddb") void workspace.health.requestPersistence().catch(() => undefined);
     return workspace;
   }
 
@@ -93,38 +103,10 @@ export class Workspace {
     return this.#deps.store;
   }
   get sessions(): readonly SessionMeta[] {
-    return this.#pendingDelete
-      ? this.#sessions.filter((meta) => meta.id !== this.#pendingDelete?.meta.id)
-      : this.#sessions;
+    return this.list.sessions;
   }
   get current(): ChatSession | undefined {
     return this.#current;
-  }
-  get storageWarning(): string | undefined {
-    return this.#storageWarning;
-  }
-  /** Why the last attempt to leave the open session was refused, until a switch succeeds. */
-  get switchBlocked(): string | undefined {
-    return this.#switchBlocked;
-  }
-  get listWarnings(): readonly string[] {
-    return this.#listWarnings;
-  }
-  get pendingDelete(): PendingDelete | undefined {
-    return this.#pendingDelete;
-  }
-
-  async refreshList(): Promise<void> {
-    try {
-      const { sessions, warnings } = await this.#deps.store.listSessions();
-      this.#sessions = sessions;
-      this.#listWarnings = warnings;
-      const current = this.#current;
-      const stored = current ? sessions.find((meta) => meta.id === current.id) : undefined;
-      if (current && stored) current.adoptMeta(stored);
-    } catch (error) {
-      this.#listWarnings = [`The session list could not be read: ${(error as Error).message}`];
-    }
   }
 
   async newSession(
@@ -134,7 +116,6 @@ export class Workspace {
     if (!leavingDeleted && !(await this.#mayLeaveCurrent())) return undefined;
     const session = await ChatSession.create(this.#deps, init);
     this.#switchTo(session, { discardPrevious: leavingDeleted });
-    await this.refreshList();
     return session;
   }
 
@@ -145,71 +126,54 @@ export class Workspace {
       const session = await ChatSession.open(this.#deps, id);
       if (session) this.#switchTo(session, { discardPrevious: leavingDeleted });
     } catch (error) {
-      this.#storageWarning = (error as Error).message;
+      this.notices.post({
+        key: `open:${id}`,
+        severity: "error",
+        source: "sessions",
+        text: (error as Error).message,
+      });
     }
   }
 
   /** Hide the session at once and delete it for good only when the undo window has passed. */
   deleteSession(id: string): void {
-    const meta = this.#sessions.find((candidate) => candidate.id === id);
+    const meta = this.list.find(id);
     if (!meta) return;
-    this.#commitPendingDelete();
-    this.#pendingDelete = { meta, expiresAt: Date.now() + UNDO_DELETE_MS };
-    this.#deleteTimer = setTimeout(() => this.#commitPendingDelete(), UNDO_DELETE_MS);
+    this.list.markDeleted(meta);
     if (this.#current?.id === id) {
-      const next = this.sessions[0];
+      const next = this.list.sessions[0];
       if (next) void this.openSession(next.id, { leavingDeleted: true });
       else void this.newSession({}, { leavingDeleted: true });
     }
   }
 
   undoDelete(): void {
-    clearTimeout(this.#deleteTimer);
-    const pending = this.#pendingDelete;
-    this.#pendingDelete = undefined;
-    if (pending && !this.#current) void this.openSession(pending.meta.id);
-  }
-
-  #commitPendingDelete(): void {
-    clearTimeout(this.#deleteTimer);
-    const pending = this.#pendingDelete;
-    if (!pending) return;
-    this.#pendingDelete = undefined;
-    void this.#deps.store
-      .deleteSession(pending.meta.id)
-      .then(() => {
-        this.#channel.post({ type: "sessions" });
-        return this.refreshList();
-      })
-      .catch((error: unknown) => {
-        this.#storageWarning = `The session could not be deleted: ${(error as Error).message}`;
-      });
+    const restored = this.list.undoDelete();
+    if (restored && !this.#current) void this.openSession(restored.id);
   }
 
   async renameSession(id: string, title: string): Promise<void> {
-    const trimmed = title.trim();
-    if (!trimmed) return;
-    try {
-      const meta = await this.#deps.store.updateMeta(id, { title: trimmed, titleIsCustom: true });
-      if (this.#current?.id === id) this.#current.adoptMeta(meta);
-      this.#channel.post({ type: "meta", sessionId: id });
-      await this.refreshList();
-    } catch (error) {
-      this.#storageWarning = `The session could not be renamed: ${(error as Error).message}`;
-    }
+    const meta = await this.list.rename(id, title);
+    if (meta && this.#current?.id === id) this.#current.adoptMeta(meta);
   }
 
   /** A copy of a session, facts and settings included, under a new id. */
   async duplicateSession(id: string): Promise<void> {
     const loaded = await this.#deps.store.loadSession(id).catch((error: unknown) => {
-      this.#storageWarning = `The session could not be read to copy it: ${(error as Error).message}`;
+      this.notices.post({
+        key: `duplicate:${id}`,
+        severity: "error",
+        source: "sessions",
+        text: `The session could not be read to copy it: ${(error as Error).message}`,
+      });
       return undefined;
     });
     if (!loaded) return;
+    const current = this.#current?.id === id ? this.#current : undefined;
     await this.newSession({
       title: `Copy of ${loaded.meta.title}`,
-      facts: loaded.facts,
-      settings: loaded.meta.settings,
+      facts: current ? [...current.facts] : pathMessages(loaded.records, loaded.meta.leafId),
+      settings: readSettings(loaded.meta.settings),
     });
   }
 
@@ -218,8 +182,12 @@ export class Workspace {
     const current = this.#current?.id === id ? this.#current : undefined;
     const loaded = current ? undefined : await this.#deps.store.loadSession(id);
     const title = current?.meta.title ?? loaded?.meta.title;
-    const settings = current?.settings ?? loaded?.meta.settings;
-    const messages = current ? [...current.facts] : loaded?.facts;
+    const settings = current?.settings ?? (loaded ? readSettings(loaded.meta.settings) : undefined);
+    const messages = current
+      ? [...current.facts]
+      : loaded
+        ? pathMessages(loaded.records, loaded.meta.leafId)
+        : undefined;
     if (title === undefined || !settings || !messages) return undefined;
     // Loaded on first use: exporting is rare, and the page should start small.
     const { exportFileName, exportSession } = await import("./export-format.ts");
@@ -260,36 +228,16 @@ export class Workspace {
     const main = this.#current;
     if (!main || main.id !== origin.sessionId) {
       // Either the switch waits for unsaved messages (and says so), or the origin is gone.
-      if (!this.#switchBlocked)
-        this.#storageWarning = `The session this fork came from (${origin.title}) no longer exists.`;
+      if (!this.notices.find("switch"))
+        this.notices.post({
+          key: `fork-origin:${origin.sessionId}`,
+          severity: "warning",
+          source: "sessions",
+          text: `The session this fork came from (${origin.title}) no longer exists.`,
+        });
       return;
     }
     if (summary.trim()) await main.inject(createBranchSummary(summary.trim(), branch.id), "append");
-  }
-
-  async refreshStorageInfo(): Promise<void> {
-    const storage = globalThis.navigator?.storage;
-    if (!storage) return;
-    try {
-      const [estimate, persisted] = await Promise.all([
-        storage.estimate(),
-        storage.persisted?.() ?? Promise.resolve(false),
-      ]);
-      this.#storageInfo = { usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted };
-    } catch {
-      this.#storageInfo = undefined;
-    }
-  }
-
-  /** Ask the browser not to evict this site's data under storage pressure; returns whether it agreed. */
-  async requestPersistence(): Promise<boolean> {
-    const granted = (await globalThis.navigator?.storage?.persist?.()) ?? false;
-    await this.refreshStorageInfo();
-    return granted;
-  }
-
-  get storageInfo(): StorageInfo | undefined {
-    return this.#storageInfo;
   }
 
   /** Save the streaming reply before the page goes away. */
@@ -297,13 +245,16 @@ export class Workspace {
     this.#current?.saveStreamingNow();
   }
 
-  /** Titles and counts in the list follow stored writes, batched so a fast stream costs one read. */
-  #scheduleListRefresh(): void {
-    if (this.#listRefresh) return;
-    this.#listRefresh = setTimeout(() => {
-      this.#listRefresh = undefined;
-      void this.refreshList();
-    }, 300);
+  async #reportUnsaved(session: ChatSession, status: WriterStatus): Promise<void> {
+    await this.health.reportUnsaved(session.id, session.meta.title, status, {
+      exportSession: () => void this.#download(session.id),
+      retry: () => void session.saveNow(),
+    });
+  }
+
+  async #download(id: string): Promise<void> {
+    const file = await this.exportSession(id, "jsonl");
+    if (file) downloadText(file.fileName, file.text, "application/jsonl");
   }
 
   /**
@@ -315,47 +266,48 @@ export class Workspace {
     // A run in progress ends first, so that its last reply is written (or known to be unsaved) now.
     if (current?.running) await current.settle();
     if (!current?.unsaved) return true;
-    this.#switchBlocked = `“${current.meta.title}” has messages that are not stored yet. Export it, or free space and retry saving, before opening another session.`;
+    this.notices.post({
+      key: "switch",
+      severity: "warning",
+      source: "sessions",
+      text: `“${current.meta.title}” has messages that are not stored yet. Export it, or free space and retry saving, before opening another session.`,
+    });
     return false;
   }
 
   #switchTo(session: ChatSession, { discardPrevious = false } = {}): void {
-    this.#switchBlocked = undefined;
+    this.notices.dismiss("switch");
     const previous = this.#current;
     this.#current = session;
+    this.list.upsert(session.meta);
     if (previous && previous !== session) void previous.close({ discard: discardPrevious });
     writeCurrentId(session.id);
   }
 
   async #onSync(message: SyncMessage): Promise<void> {
-    try {
-      await this.#applySync(message);
-    } catch (error) {
-      this.#storageWarning = `A change made in another tab could not be read: ${(error as Error).message}`;
-    }
-  }
-
-  async #applySync(message: SyncMessage): Promise<void> {
     const current = this.#current;
     switch (message.type) {
       case "written":
-        if (current?.id === message.sessionId)
-          await current.applyRemoteWrite(message.appended, message.replaced);
-        // Another tab's run writes once per message: batch the list like our own writes.
-        this.#scheduleListRefresh();
+        this.list.upsert(message.meta);
+        if (current?.id === message.sessionId) await current.applyRemoteWrite(message.meta);
         return;
       case "meta":
-        if (current?.id === message.sessionId) await current.applyRemoteMeta();
-        await this.refreshList();
+        this.list.upsert(message.meta);
+        if (current?.id === message.sessionId) current.adoptMeta(message.meta);
         return;
       case "running":
         if (current?.id === message.sessionId) current.setRunningElsewhere(message.running);
         return;
       case "sessions":
-        await this.refreshList();
+        await this.list.refresh();
         return;
     }
   }
+}
+
+/** The messages on the path to the leaf of a stored session (what an export or a copy holds). */
+function pathMessages(records: readonly EntryRecord[], leafId: string | null): AgentMessage[] {
+  return pathTo(relinkOrphans(records.map((record) => record.entry)), leafId).map((entry) => entry.message);
 }
 
 function readCurrentId(): string | undefined {

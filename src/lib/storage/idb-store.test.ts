@@ -1,12 +1,14 @@
 import "fake-indexeddb/auto";
+import { IDBFactory } from "fake-indexeddb";
+import FDBOpenDBRequest from "fake-indexeddb/lib/FDBOpenDBRequest";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { zeroUsage } from "../../shared/usage.ts";
+import { describe, expect, it, vi } from "vitest";
+import { chainEntries } from "../messages/entries.ts";
 import { createNotification, createUserMessage } from "../messages/factories.ts";
-import { DB_NAME, IdbSessionStore } from "./idb-store.ts";
-import { toStorageError } from "./session-store.ts";
-import { defaultSettings, SCHEMA_VERSION, type SessionMeta } from "./records.ts";
-import { NEW_SESSION_TITLE } from "./session-store.ts";
+import { IdbSessionStore } from "./idb-store.ts";
+import { SCHEMA_VERSION, type SessionMeta } from "./records.ts";
+import { DB_NAME, DB_VERSION } from "./schema.ts";
+import { NEW_SESSION_TITLE, toStorageError } from "./session-store.ts";
 
 function meta(id: string): SessionMeta {
   return {
@@ -18,140 +20,183 @@ function meta(id: string): SessionMeta {
     updatedAt: 1,
     messageCount: 0,
     nextSeq: 0,
-    settings: defaultSettings(),
+    revision: 0,
+    leafId: null,
+    settings: {},
   };
 }
 
 const system: AgentMessage = { role: "system", content: "p", timestamp: 0 };
-let store: IdbSessionStore;
 
-beforeEach(async () => {
-  store = await IdbSessionStore.open();
-});
+function request<T>(req: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
 
-afterEach(async () => {
-  store.close();
-  await new Promise<void>((resolve) => {
-    const request = indexedDB.deleteDatabase(DB_NAME);
-    request.onsuccess = () => resolve();
-    request.onerror = () => resolve();
-  });
-});
+/** Open the raw database (any version), as another tab or an older release of the playground would. */
+function openRaw(
+  factory: IDBFactory,
+  version?: number,
+  upgrade?: (db: IDBDatabase) => void,
+): Promise<IDBDatabase> {
+  const req = factory.open(DB_NAME, version);
+  if (upgrade) req.onupgradeneeded = () => upgrade(req.result);
+  return request(req);
+}
 
-/** Write a raw record, as a damaged database or a newer app version would have. */
-async function plant(record: unknown): Promise<void> {
-  const db = await new Promise<IDBDatabase>((resolve) => {
-    const request = indexedDB.open(DB_NAME);
-    request.onsuccess = () => resolve(request.result);
-  });
-  await new Promise<void>((resolve) => {
-    const tx = db.transaction("messages", "readwrite");
-    tx.objectStore("messages").put(record);
-    tx.oncomplete = () => resolve();
-  });
+/** Write a raw record, as a damaged database or a newer release would have left it. */
+async function plant(factory: IDBFactory, record: unknown): Promise<void> {
+  const db = await openRaw(factory);
+  const tx = db.transaction("entries", "readwrite");
+  tx.objectStore("entries").put(record);
+  await new Promise<void>((resolve) => (tx.oncomplete = () => resolve()));
   db.close();
 }
 
 describe("IdbSessionStore", () => {
-  it("stores one record per message and restores the session exactly", async () => {
-    await store.createSession(meta("a"), [system]);
-    const seqs = await store.appendMessages("a", [createUserMessage("hello", 1)]);
-    await store.appendMessages("a", [createNotification("n", "info", 2)]);
-    expect(seqs).toEqual([1]);
-    const loaded = await store.loadSession("a");
-    expect(loaded?.facts).toEqual([
-      system,
-      createUserMessage("hello", 1),
-      createNotification("n", "info", 2),
-    ]);
-    expect(loaded?.seqs).toEqual([0, 1, 2]);
-    expect(loaded?.meta).toMatchObject({ messageCount: 3, nextSeq: 3, title: "hello" });
-  });
-
-  it("keeps sessions apart and lists metadata without messages", async () => {
-    await store.createSession(meta("a"), [system]);
-    await store.createSession(meta("b"), [system, createUserMessage("b1", 1)]);
-    await store.appendMessages("a", [createUserMessage("a1", 2)]);
-    expect((await store.loadSession("a"))?.facts).toHaveLength(2);
-    expect((await store.loadSession("b"))?.facts).toHaveLength(2);
-    const { sessions } = await store.listSessions();
-    expect(sessions.map((session) => session.id).sort()).toEqual(["a", "b"]);
-    expect(sessions.every((session) => !("facts" in session))).toBe(true);
-  });
-
-  it("never overwrites an existing session on create", async () => {
-    await store.createSession(meta("a"), [system]);
-    await expect(store.createSession(meta("a"), [])).rejects.toThrow();
-    expect((await store.loadSession("a"))?.facts).toEqual([system]);
-  });
-
   it("skips a damaged or newer record with a warning naming it, and never reuses its sequence number", async () => {
-    await store.createSession(meta("a"), [system]);
-    await store.appendMessages("a", [createUserMessage("one", 1), createUserMessage("two", 2)]);
-    await plant({
+    const factory = new IDBFactory();
+    const store = await IdbSessionStore.open({ factory });
+    const entries = chainEntries([system, createUserMessage("one", 1), createUserMessage("two", 2)], null);
+    await store.createSession(meta("a"), entries);
+    await plant(factory, {
       schema: SCHEMA_VERSION,
       sessionId: "a",
       seq: 1,
-      message: { role: "wizard", timestamp: 1 },
+      rev: 1,
+      entry: { ...entries[1], message: { role: "wizard", timestamp: 1 } },
     });
-    await plant({ schema: 99, sessionId: "a", seq: 2, message: createUserMessage("from the future", 3) });
+    await plant(factory, { schema: 99, sessionId: "a", seq: 2, rev: 1, entry: entries[2] });
     const loaded = await store.loadSession("a");
-    expect(loaded?.facts).toEqual([system]);
+    expect(loaded?.records.map((record) => record.entry.message)).toEqual([system]);
     expect(loaded?.warnings).toEqual([
-      expect.stringMatching(/^Skipped stored message #1: Unknown role "wizard"/),
-      expect.stringMatching(/^Skipped stored message #2: it was written by a newer version/),
+      expect.stringMatching(/^Skipped stored entry #1: Unknown role "wizard"/),
+      expect.stringMatching(/^Skipped stored entry #2: it was written by a newer version/),
     ]);
-    expect(await store.appendMessages("a", [createUserMessage("three", 4)])).toEqual([3]);
+    const result = await store.write("a", {
+      append: chainEntries([createUserMessage("three", 4)], entries[0]?.id ?? null),
+    });
+    expect(result.records.map((record) => record.seq)).toEqual([3]);
+    store.close();
   });
 
-  it("reads what another tab appended since a sequence number", async () => {
-    await store.createSession(meta("a"), [system]);
-    await store.appendMessages("a", [createUserMessage("one", 1), createUserMessage("two", 2)]);
-    const { records } = await store.loadMessagesSince("a", 1);
-    expect(records.map((record) => record.seq)).toEqual([2]);
+  it("migrates a version-1 database: each flat list becomes one path of entries, ending where it ended", async () => {
+    const factory = new IDBFactory();
+    const old = await openRaw(factory, 1, (db) => {
+      db.createObjectStore("sessions", { keyPath: "id" });
+      db.createObjectStore("messages", { keyPath: ["sessionId", "seq"] });
+      db.createObjectStore("inflight", { keyPath: "sessionId" });
+    });
+    const tx = old.transaction(["sessions", "messages"], "readwrite");
+    tx.objectStore("sessions").put({
+      ...meta("a"),
+      schema: 1,
+      nextSeq: 4,
+      messageCount: 4,
+      revision: undefined,
+      leafId: undefined,
+    });
+    tx.objectStore("messages").put({ schema: 1, sessionId: "a", seq: 0, message: system });
+    // Version 0: a message stored bare, with its keys beside it.
+    tx.objectStore("messages").put({ sessionId: "a", seq: 1, ...createUserMessage("bare", 1) });
+    tx.objectStore("messages").put({
+      schema: 1,
+      sessionId: "a",
+      seq: 2,
+      message: { role: "wizard", timestamp: 2 },
+    });
+    tx.objectStore("messages").put({
+      schema: 1,
+      sessionId: "a",
+      seq: 3,
+      message: createNotification("last", "info", 3),
+    });
+    await new Promise<void>((resolve) => (tx.oncomplete = () => resolve()));
+    old.close();
+
+    const store = await IdbSessionStore.open({ factory });
+    const loaded = await store.loadSession("a");
+    if (!loaded) throw new Error("the session did not survive the upgrade");
+    expect(loaded.records.map((record) => record.entry.message)).toEqual([
+      system,
+      createUserMessage("bare", 1),
+      createNotification("last", "info", 3),
+    ]);
+    // One path: each entry's parent is the one stored before it (the damaged one included, then skipped).
+    const [first, second, third] = loaded.records;
+    expect(first?.entry.parentId).toBeNull();
+    expect(second?.entry.parentId).toBe(first?.entry.id);
+    expect(third?.entry.parentId).not.toBe(second?.entry.id);
+    expect(loaded.meta.leafId).toBe(third?.entry.id);
+    expect(loaded.warnings).toEqual([
+      expect.stringMatching(/^Skipped stored entry #2: Unknown role "wizard"/),
+    ]);
+    const db = await openRaw(factory);
+    expect([...db.objectStoreNames].sort()).toEqual(["calls", "entries", "inflight", "sessions"]);
+    expect(db.version).toBe(DB_VERSION);
+    db.close();
+    store.close();
   });
 
-  it("replaces a message in place and deletes everything of a session", async () => {
-    await store.createSession(meta("a"), [system, createUserMessage("x", 1)]);
-    await store.putMessage("a", 1, createUserMessage("y", 1));
-    expect((await store.loadSession("a"))?.facts[1]).toEqual(createUserMessage("y", 1));
-    await store.saveInflight("a", createUserMessage("partial", 2));
-    await store.deleteSession("a");
-    expect(await store.loadSession("a")).toBeUndefined();
-    expect((await store.loadMessagesSince("a", -1)).records).toEqual([]);
+  it("lets a newer version upgrade while this tab is open: it lets go and asks for a reload", async () => {
+    const factory = new IDBFactory();
+    const onVersionChange = vi.fn();
+    const store = await IdbSessionStore.open({ factory, onVersionChange });
+    await store.createSession(meta("a"), chainEntries([system], null));
+    // Another tab runs a newer release that needs version DB_VERSION + 1.
+    const newer = await openRaw(factory, DB_VERSION + 1, () => undefined);
+    expect(newer.version).toBe(DB_VERSION + 1);
+    expect(onVersionChange).toHaveBeenCalledTimes(1);
+    // This tab's connection is closed: it neither blocks the upgrade nor writes into the new layout.
+    await expect(store.getMeta("a")).rejects.toThrow();
+    newer.close();
   });
 
-  it("keeps the streaming reply until it is cleared", async () => {
-    await store.createSession(meta("a"), [system]);
-    const partial: AgentMessage = {
-      role: "assistant",
-      content: [{ type: "text", text: "half" }],
-      api: "a",
-      provider: "p",
-      model: "m",
-      usage: zeroUsage(),
-      stopReason: "pending",
-      timestamp: 5,
-    };
-    await store.saveInflight("a", partial);
-    expect((await store.loadSession("a"))?.inflight?.message).toEqual(partial);
-    await store.clearInflight("a");
-    expect((await store.loadSession("a"))?.inflight).toBeUndefined();
+  it("waits for an older tab that holds the database open, says so, and upgrades once it lets go", async () => {
+    const factory = new IDBFactory();
+    const old = await openRaw(factory, 1, (db) => {
+      db.createObjectStore("sessions", { keyPath: "id" });
+      db.createObjectStore("messages", { keyPath: ["sessionId", "seq"] });
+      db.createObjectStore("inflight", { keyPath: "sessionId" });
+    });
+    // The old release ignores "versionchange", as round-one pages did.
+    let blocked!: () => void;
+    const wasBlocked = new Promise<void>((resolve) => (blocked = resolve));
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const opening = IdbSessionStore.open({ factory, onBlocked: () => blocked(), timeoutMs: 50 });
+      await wasBlocked;
+      // A blocked upgrade is not a broken database: the clock stops while it waits.
+      vi.advanceTimersByTime(10_000);
+      old.close();
+      const store = await opening;
+      expect((await store.listSessions()).sessions).toEqual([]);
+      store.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
-  it("updates settings and title without touching messages", async () => {
-    await store.createSession(meta("a"), [system]);
-    const updated = await store.updateMeta("a", { title: "Renamed", titleIsCustom: true });
-    expect(updated).toMatchObject({ title: "Renamed", titleIsCustom: true, messageCount: 1 });
-    await store.appendMessages("a", [createUserMessage("would have been the title", 1)]);
-    expect((await store.getMeta("a"))?.title).toBe("Renamed");
+  it("gives up on a database that never answers, with a message that says so", async () => {
+    // A request that is never answered, as a stuck browser leaves it (Safari 14.1 shipped such a bug).
+    const never = { open: () => new FDBOpenDBRequest() } as unknown as IDBFactory;
+    await expect(IdbSessionStore.open({ factory: never, timeoutMs: 30 })).rejects.toMatchObject({
+      kind: "unavailable",
+      message: expect.stringContaining("did not answer"),
+    });
   });
 });
 
 describe("toStorageError", () => {
-  it("recognises a full quota", () => {
-    const error = toStorageError(new DOMException("quota", "QuotaExceededError"), "a message");
-    expect(error.kind).toBe("quota");
-    expect(error.message).toBe("The browser's storage quota is full, so a message could not be saved.");
+  it("recognises a full quota, a missing database and a value that cannot be stored", () => {
+    expect(toStorageError(new DOMException("x", "QuotaExceededError"), "a message").kind).toBe("quota");
+    expect(toStorageError(new DOMException("x", "InvalidStateError"), "a message").kind).toBe("unavailable");
+    expect(toStorageError(new DOMException("x", "DataCloneError"), "a message").kind).toBe("unstorable");
+    expect(toStorageError(new RangeError("Maximum call stack size exceeded"), "a message")).toMatchObject({
+      kind: "unstorable",
+      message: expect.stringMatching(/^A message cannot be stored/),
+    });
   });
 });

@@ -1,101 +1,60 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { SessionEntry } from "../messages/entries.ts";
 import {
+  entryRecord,
   inflightRecord,
-  messageRecord,
+  readEntryRecord,
   readInflightRecord,
-  readMessageRecord,
   readSessionMeta,
   SCHEMA_VERSION,
+  type EntryRecord,
   type InflightRecord,
-  type MessageRecord,
   type SessionMeta,
 } from "./records.ts";
 import {
-  metaAfterAppend,
+  BY_REVISION,
+  CALLS,
+  ENTRIES,
+  INFLIGHT,
+  openPlaygroundDb,
+  SESSIONS,
+  type OpenOptions,
+  type PlaygroundDatabase,
+} from "./schema.ts";
+import {
+  metaAfterWrite,
   StorageError,
+  toStorageError,
+  type ChangesSince,
   type LoadedSession,
-  type MessagesSince,
   type MetaPatch,
   type SessionList,
   type SessionStore,
-  toStorageError,
+  type WriteResult,
 } from "./session-store.ts";
 
-export const DB_NAME = "pi-playground";
-/** IndexedDB's own version: bumped when stores or indexes change; record schemas are versioned separately. */
-const DB_VERSION = 1;
-
-const SESSIONS = "sessions";
-const MESSAGES = "messages";
-const INFLIGHT = "inflight";
-
-function request<T>(req: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
+function sessionRange(id: string, after = -1): IDBKeyRange {
+  return IDBKeyRange.bound([id, after], [id, Number.MAX_SAFE_INTEGER], true, false);
 }
 
-/** Settles when the transaction commits; observed at once so an abort is never an unhandled rejection. */
-function done(tx: IDBTransaction): Promise<void> {
-  const completion = new Promise<void>((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onabort = () => reject(tx.error ?? new DOMException("Transaction aborted", "AbortError"));
-    tx.onerror = () => reject(tx.error);
-  });
-  completion.catch(() => undefined);
-  return completion;
+function missing(id: string): StorageError {
+  return new StorageError(
+    "other",
+    `Session ${id} is missing or unreadable, so the change was kept in memory only.`,
+  );
 }
 
-function openDatabase(factory: IDBFactory = indexedDB): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    let req: IDBOpenDBRequest;
-    try {
-      req = factory.open(DB_NAME, DB_VERSION);
-    } catch (error) {
-      reject(toStorageError(error, "the session"));
-      return;
-    }
-    req.onupgradeneeded = () => {
-      const db = req.result;
-      // Version 1: the initial layout. Later versions add steps here, keyed on event.oldVersion.
-      if (!db.objectStoreNames.contains(SESSIONS)) db.createObjectStore(SESSIONS, { keyPath: "id" });
-      if (!db.objectStoreNames.contains(MESSAGES))
-        db.createObjectStore(MESSAGES, { keyPath: ["sessionId", "seq"] });
-      if (!db.objectStoreNames.contains(INFLIGHT)) db.createObjectStore(INFLIGHT, { keyPath: "sessionId" });
-    };
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () =>
-      reject(
-        new StorageError(
-          "unavailable",
-          `IndexedDB could not be opened: ${req.error?.message ?? "unknown error"}`,
-        ),
-      );
-    req.onblocked = () =>
-      reject(
-        new StorageError(
-          "unavailable",
-          "IndexedDB is blocked by another tab running an older version; close it and reload.",
-        ),
-      );
-  });
-}
-
-function sessionRange(id: string, afterSeq = -1): IDBKeyRange {
-  return IDBKeyRange.bound([id, afterSeq], [id, Number.MAX_SAFE_INTEGER], true, false);
-}
-
+/** Sessions in IndexedDB, through `idb`'s typed promises over the schema in schema.ts. */
 export class IdbSessionStore implements SessionStore {
   readonly kind = "indexeddb" as const;
-  readonly #db: IDBDatabase;
+  readonly #db: PlaygroundDatabase;
 
-  constructor(db: IDBDatabase) {
+  constructor(db: PlaygroundDatabase) {
     this.#db = db;
   }
 
-  static async open(factory?: IDBFactory): Promise<IdbSessionStore> {
-    return new IdbSessionStore(await openDatabase(factory));
+  static async open(options?: OpenOptions): Promise<IdbSessionStore> {
+    return new IdbSessionStore(await openPlaygroundDb(options));
   }
 
   close(): void {
@@ -103,8 +62,7 @@ export class IdbSessionStore implements SessionStore {
   }
 
   async listSessions(): Promise<SessionList> {
-    const tx = this.#db.transaction(SESSIONS, "readonly");
-    const raw = await request(tx.objectStore(SESSIONS).getAll());
+    const raw: unknown[] = await this.#db.getAll(SESSIONS);
     const sessions: SessionMeta[] = [];
     const warnings: string[] = [];
     for (const record of raw) {
@@ -117,183 +75,139 @@ export class IdbSessionStore implements SessionStore {
   }
 
   async getMeta(id: string): Promise<SessionMeta | undefined> {
-    const raw = await request(this.#db.transaction(SESSIONS, "readonly").objectStore(SESSIONS).get(id));
+    const raw: unknown = await this.#db.get(SESSIONS, id);
     if (raw === undefined) return undefined;
     const meta = readSessionMeta(raw);
     return meta.ok ? meta.value : undefined;
   }
 
-  async createSession(meta: SessionMeta, facts: readonly AgentMessage[]): Promise<number[]> {
+  async createSession(meta: SessionMeta, entries: readonly SessionEntry[]): Promise<WriteResult> {
     try {
-      const tx = this.#db.transaction([SESSIONS, MESSAGES], "readwrite");
-      const completion = done(tx);
-      const sessions = tx.objectStore(SESSIONS);
-      const messages = tx.objectStore(MESSAGES);
-      const seqs = facts.map((_, index) => index);
-      try {
-        // add(), not put(): creating can never overwrite an existing session.
-        sessions.add({ ...meta, schema: SCHEMA_VERSION, nextSeq: facts.length, messageCount: facts.length });
-        facts.forEach((message, index) => {
-          const record = messageRecord(meta.id, index, message);
-          messages.put(record);
-        });
-      } catch (error) {
-        tx.abort();
-        throw error;
-      }
-      await completion;
-      return seqs;
+      const tx = this.#db.transaction([SESSIONS, ENTRIES], "readwrite");
+      const done = tx.done;
+      done.catch(() => undefined);
+      const stored: SessionMeta = {
+        ...meta,
+        schema: SCHEMA_VERSION,
+        nextSeq: entries.length,
+        messageCount: entries.length,
+        revision: 1,
+        leafId: entries.at(-1)?.id ?? null,
+      };
+      const records = entries.map((entry, seq) => entryRecord(meta.id, seq, 1, entry));
+      // add(), not put(): creating can never overwrite an existing session. Every request is awaited
+      // with the transaction, so any failure (a full disk arrives as an abort) rejects here.
+      await Promise.all([
+        ...requests(tx, (issue) => {
+          issue(tx.objectStore(SESSIONS).add(stored));
+          for (const record of records) issue(tx.objectStore(ENTRIES).put(record));
+        }),
+        done,
+      ]);
+      return { meta: stored, records };
     } catch (error) {
       throw toStorageError(error, "the new session");
     }
   }
 
   async loadSession(id: string): Promise<LoadedSession | undefined> {
-    const tx = this.#db.transaction([SESSIONS, MESSAGES, INFLIGHT], "readonly");
-    const [rawMeta, rawMessages, rawInflight] = await Promise.all([
-      request(tx.objectStore(SESSIONS).get(id)),
-      request(tx.objectStore(MESSAGES).getAll(sessionRange(id))),
-      request(tx.objectStore(INFLIGHT).get(id)),
-    ]);
+    const tx = this.#db.transaction([SESSIONS, ENTRIES, INFLIGHT], "readonly");
+    const [rawMeta, rawEntries, rawInflight] = (await Promise.all([
+      tx.objectStore(SESSIONS).get(id),
+      tx.objectStore(ENTRIES).getAll(sessionRange(id)),
+      tx.objectStore(INFLIGHT).get(id),
+    ])) as [unknown, unknown[], unknown];
     if (rawMeta === undefined) return undefined;
     const meta = readSessionMeta(rawMeta);
     if (!meta.ok) throw new StorageError("other", `Session ${id} cannot be opened: ${meta.reason}.`);
-    const { records, warnings } = readRecords(rawMessages);
+    const { records, warnings } = readRecords(rawEntries);
     let inflight: InflightRecord | undefined;
     if (rawInflight !== undefined) {
       const read = readInflightRecord(rawInflight);
       if (read.ok) inflight = read.value;
       else warnings.push(`Skipped the reply that was streaming when the page closed: ${read.reason}.`);
     }
-    return {
-      meta: meta.value,
-      facts: records.map((record) => record.message),
-      seqs: records.map((record) => record.seq),
-      warnings,
-      ...(inflight ? { inflight } : {}),
-    };
+    return { meta: meta.value, records, warnings, ...(inflight ? { inflight } : {}) };
   }
 
-  async loadMessagesSince(id: string, afterSeq: number): Promise<MessagesSince> {
-    const raw = await request(
-      this.#db.transaction(MESSAGES, "readonly").objectStore(MESSAGES).getAll(sessionRange(id, afterSeq)),
-    );
-    return readRecords(raw);
+  async changesSince(id: string, revision: number): Promise<ChangesSince | undefined> {
+    const tx = this.#db.transaction([SESSIONS, ENTRIES], "readonly");
+    const rawMeta: unknown = await tx.objectStore(SESSIONS).get(id);
+    if (rawMeta === undefined) return undefined;
+    const meta = readSessionMeta(rawMeta);
+    if (!meta.ok) return undefined;
+    // Comparing one number first: nothing else is read when no tab wrote anything.
+    if (meta.value.revision <= revision) return { meta: meta.value, records: [], warnings: [] };
+    const raw: unknown[] = await tx
+      .objectStore(ENTRIES)
+      .index(BY_REVISION)
+      .getAll(IDBKeyRange.bound([id, revision], [id, Number.MAX_SAFE_INTEGER], true, false));
+    const { records, warnings } = readRecords(raw);
+    records.sort((a, b) => a.seq - b.seq);
+    return { meta: meta.value, records, warnings };
   }
 
-  async listSeqs(id: string): Promise<number[]> {
-    const keys = await request(
-      this.#db.transaction(MESSAGES, "readonly").objectStore(MESSAGES).getAllKeys(sessionRange(id)),
-    );
-    return keys.map((key) => (key as [string, number])[1]);
-  }
-
-  async readMessage(id: string, seq: number): Promise<MessageRecord | undefined> {
-    const raw = await request(
-      this.#db.transaction(MESSAGES, "readonly").objectStore(MESSAGES).get([id, seq]),
-    );
-    const read = readMessageRecord(raw);
-    return read.ok ? read.value : undefined;
-  }
-
-  async appendMessages(id: string, messages: readonly AgentMessage[]): Promise<number[]> {
+  async write(
+    id: string,
+    change: {
+      append?: readonly SessionEntry[];
+      replace?: readonly { seq: number; entry: SessionEntry }[];
+      leafId?: string | null;
+    },
+  ): Promise<WriteResult> {
+    const appended = change.append ?? [];
+    const replaced = change.replace ?? [];
     try {
-      const tx = this.#db.transaction([SESSIONS, MESSAGES], "readwrite");
-      const completion = done(tx);
+      const tx = this.#db.transaction([SESSIONS, ENTRIES], "readwrite");
       const sessions = tx.objectStore(SESSIONS);
-      const store = tx.objectStore(MESSAGES);
-      const seqs = await new Promise<number[]>((resolve, reject) => {
-        const get = sessions.get(id);
-        get.onerror = () => reject(get.error);
-        get.onsuccess = () => {
-          const meta = readSessionMeta(get.result);
-          if (!meta.ok) {
-            tx.abort();
-            reject(
-              new StorageError(
-                "other",
-                `Session ${id} is missing or unreadable, so the message was kept in memory only.`,
-              ),
-            );
-            return;
-          }
-          // put() throws synchronously for data it cannot store (DataCloneError, or a full disk in
-          // some engines); abort so that nothing of this append is half-written.
-          try {
-            const first = meta.value.nextSeq;
-            const allocated = messages.map((message, index) => {
-              store.put(messageRecord(id, first + index, message));
-              return first + index;
-            });
-            sessions.put(metaAfterAppend(meta.value, messages, Date.now()));
-            resolve(allocated);
-          } catch (error) {
-            tx.abort();
-            reject(error);
-          }
-        };
-      });
-      await completion;
-      return seqs;
-    } catch (error) {
-      throw toStorageError(error, messages.length === 1 ? "a message" : `${messages.length} messages`);
-    }
-  }
-
-  async putMessage(id: string, seq: number, message: AgentMessage): Promise<void> {
-    try {
-      const tx = this.#db.transaction([SESSIONS, MESSAGES], "readwrite");
-      const completion = done(tx);
-      const record = messageRecord(id, seq, message);
-      try {
-        tx.objectStore(MESSAGES).put(record);
-      } catch (error) {
+      const entries = tx.objectStore(ENTRIES);
+      const done = tx.done;
+      // Observed at once: an abort while the metadata is read must not surface as an unhandled rejection.
+      done.catch(() => undefined);
+      const read = readSessionMeta(await sessions.get(id));
+      if (!read.ok) {
         tx.abort();
-        throw error;
+        throw missing(id);
       }
-      const sessions = tx.objectStore(SESSIONS);
-      const get = sessions.get(id);
-      get.onsuccess = () => {
-        const meta = readSessionMeta(get.result);
-        try {
-          if (meta.ok) sessions.put({ ...meta.value, updatedAt: Date.now() });
-        } catch {
-          // Only the change time is lost; the message itself is written by this transaction.
-        }
-      };
-      await completion;
+      const next = metaAfterWrite(read.value, appended, change.leafId, Date.now());
+      const records = [
+        ...replaced.map(({ seq, entry }) => entryRecord(id, seq, next.revision, entry)),
+        ...appended.map((entry, index) => entryRecord(id, read.value.nextSeq + index, next.revision, entry)),
+      ];
+      await Promise.all([
+        ...requests(tx, (issue) => {
+          issue(sessions.put(next));
+          for (const record of records) issue(entries.put(record));
+        }),
+        done,
+      ]);
+      return { meta: next, records };
     } catch (error) {
-      throw toStorageError(error, "a changed message");
+      const what =
+        appended.length + replaced.length === 1
+          ? "a message"
+          : `${appended.length + replaced.length} messages`;
+      throw toStorageError(error, what);
     }
   }
 
   async updateMeta(id: string, patch: MetaPatch): Promise<SessionMeta> {
     try {
       const tx = this.#db.transaction(SESSIONS, "readwrite");
-      const completion = done(tx);
-      const sessions = tx.objectStore(SESSIONS);
-      const updated = await new Promise<SessionMeta>((resolve, reject) => {
-        const get = sessions.get(id);
-        get.onerror = () => reject(get.error);
-        get.onsuccess = () => {
-          const meta = readSessionMeta(get.result);
-          if (!meta.ok) {
-            tx.abort();
-            reject(new StorageError("other", `Session ${id} is missing or unreadable.`));
-            return;
-          }
-          const next: SessionMeta = { ...meta.value, ...patch, updatedAt: Date.now() };
-          try {
-            sessions.put(next);
-            resolve(next);
-          } catch (error) {
-            tx.abort();
-            reject(error);
-          }
-        };
-      });
-      await completion;
-      return updated;
+      const read = readSessionMeta(await tx.store.get(id));
+      if (!read.ok) {
+        tx.abort();
+        throw new StorageError("other", `Session ${id} is missing or unreadable.`);
+      }
+      const leafMoved = patch.leafId !== undefined && patch.leafId !== read.value.leafId;
+      const next: SessionMeta = {
+        ...read.value,
+        ...patch,
+        revision: read.value.revision + (leafMoved ? 1 : 0),
+        updatedAt: Date.now(),
+      };
+      await Promise.all([tx.store.put(next), tx.done]);
+      return next;
     } catch (error) {
       throw toStorageError(error, "the session settings");
     }
@@ -301,11 +215,14 @@ export class IdbSessionStore implements SessionStore {
 
   async deleteSession(id: string): Promise<void> {
     try {
-      const tx = this.#db.transaction([SESSIONS, MESSAGES, INFLIGHT], "readwrite");
-      tx.objectStore(SESSIONS).delete(id);
-      tx.objectStore(MESSAGES).delete(sessionRange(id));
-      tx.objectStore(INFLIGHT).delete(id);
-      await done(tx);
+      const tx = this.#db.transaction([SESSIONS, ENTRIES, CALLS, INFLIGHT], "readwrite");
+      await Promise.all([
+        tx.objectStore(SESSIONS).delete(id),
+        tx.objectStore(ENTRIES).delete(sessionRange(id)),
+        tx.objectStore(CALLS).delete(sessionRange(id)),
+        tx.objectStore(INFLIGHT).delete(id),
+        tx.done,
+      ]);
     } catch (error) {
       throw toStorageError(error, "the deletion");
     }
@@ -313,16 +230,14 @@ export class IdbSessionStore implements SessionStore {
 
   async saveInflight(id: string, message: AgentMessage, tabId?: string): Promise<void> {
     try {
-      const tx = this.#db.transaction(INFLIGHT, "readwrite");
-      tx.objectStore(INFLIGHT).put(inflightRecord(id, message, tabId));
-      await done(tx);
+      await this.#db.put(INFLIGHT, inflightRecord(id, message, tabId));
     } catch (error) {
       throw toStorageError(error, "the streaming reply");
     }
   }
 
   async readInflight(id: string): Promise<InflightRecord | undefined> {
-    const raw = await request(this.#db.transaction(INFLIGHT, "readonly").objectStore(INFLIGHT).get(id));
+    const raw: unknown = await this.#db.get(INFLIGHT, id);
     if (raw === undefined) return undefined;
     const read = readInflightRecord(raw);
     return read.ok ? read.value : undefined;
@@ -330,20 +245,43 @@ export class IdbSessionStore implements SessionStore {
 
   async clearInflight(id: string): Promise<void> {
     try {
-      const tx = this.#db.transaction(INFLIGHT, "readwrite");
-      tx.objectStore(INFLIGHT).delete(id);
-      await done(tx);
+      await this.#db.delete(INFLIGHT, id);
     } catch (error) {
       throw toStorageError(error, "the end of a streaming reply");
     }
   }
 }
 
-function readRecords(raw: readonly unknown[]): MessagesSince {
-  const records: MessageRecord[] = [];
+/**
+ * Issue a transaction's requests. A value the browser cannot clone throws synchronously; abort then, so
+ * nothing of the transaction is written (it would otherwise commit the requests issued before).
+ */
+function requests(
+  tx: { abort(): void },
+  issueAll: (issue: (request: Promise<unknown>) => void) => void,
+): Promise<unknown>[] {
+  const issued: Promise<unknown>[] = [];
+  try {
+    issueAll((request) => issued.push(request));
+    return issued;
+  } catch (error) {
+    // The requests issued before fail with the abort; that is expected, not an unhandled rejection.
+    for (const request of issued) request.catch(() => undefined);
+    try {
+      tx.abort();
+    } catch {
+      // Already finished: nothing was committed by this transaction's failed request.
+    }
+    throw error;
+  }
+}
+
+/** Read raw entry records, keeping the readable ones and naming each that had to be skipped. */
+export function readRecords(raw: readonly unknown[]): { records: EntryRecord[]; warnings: string[] } {
+  const records: EntryRecord[] = [];
   const warnings: string[] = [];
   for (const item of raw) {
-    const read = readMessageRecord(item);
+    const read = readEntryRecord(item);
     if (read.ok) {
       records.push(read.value);
       continue;
@@ -352,7 +290,7 @@ function readRecords(raw: readonly unknown[]): MessagesSince {
       typeof item === "object" && item !== null && "seq" in item
         ? String((item as { seq: unknown }).seq)
         : "?";
-    warnings.push(`Skipped stored message #${seq}: ${read.reason}.`);
+    warnings.push(`Skipped stored entry #${seq}: ${read.reason}.`);
   }
   return { records, warnings };
 }

@@ -1,126 +1,201 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { SessionEntry } from "../messages/entries.ts";
 import {
+  entryRecord,
   inflightRecord,
-  messageRecord,
+  SCHEMA_VERSION,
+  type EntryRecord,
   type InflightRecord,
-  type MessageRecord,
   type SessionMeta,
 } from "./records.ts";
 import {
-  metaAfterAppend,
+  metaAfterWrite,
   StorageError,
+  toStorageError,
+  type ChangesSince,
   type LoadedSession,
-  type MessagesSince,
   type MetaPatch,
   type SessionList,
   type SessionStore,
+  type WriteResult,
 } from "./session-store.ts";
+
+export interface MemoryStoreOptions {
+  /**
+   * Called at the end of each write, before anything of it is kept; throwing fails the whole write, as a
+   * browser aborts a transaction when the disk is full. Tests use it; the app never does.
+   */
+  beforeCommit?: () => void;
+}
 
 /**
  * The store used when IndexedDB is unavailable (some private windows, disabled storage): the playground
- * keeps working, and the UI says plainly that nothing survives a reload.
+ * keeps working, and the UI says plainly that nothing survives a reload. It behaves as IndexedDB does
+ * where the rest of the app can tell: values are copied in and out (so two "tabs" sharing it never share
+ * objects), a write either happens entirely or not at all, and failures arrive asynchronously.
  */
 export class MemorySessionStore implements SessionStore {
   readonly kind = "memory" as const;
   readonly #sessions = new Map<string, SessionMeta>();
-  readonly #messages = new Map<string, MessageRecord[]>();
+  readonly #entries = new Map<string, Map<number, EntryRecord>>();
   readonly #inflight = new Map<string, InflightRecord>();
+  readonly #options: MemoryStoreOptions;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.#options = options;
+  }
+
+  close(): void {
+    // Nothing to release.
+  }
 
   async listSessions(): Promise<SessionList> {
-    return { sessions: [...this.#sessions.values()].sort((a, b) => b.updatedAt - a.updatedAt), warnings: [] };
+    const sessions = [...this.#sessions.values()].map(copy).sort((a, b) => b.updatedAt - a.updatedAt);
+    return { sessions, warnings: [] };
   }
 
   async getMeta(id: string): Promise<SessionMeta | undefined> {
-    return this.#sessions.get(id);
+    const meta = this.#sessions.get(id);
+    return meta && copy(meta);
   }
 
-  async createSession(meta: SessionMeta, facts: readonly AgentMessage[]): Promise<number[]> {
-    if (this.#sessions.has(meta.id))
-      throw new StorageError("other", `A session with id ${meta.id} already exists.`);
-    this.#sessions.set(meta.id, { ...meta, nextSeq: facts.length, messageCount: facts.length });
-    this.#messages.set(
-      meta.id,
-      facts.map((message, seq) => messageRecord(meta.id, seq, message)),
-    );
-    return facts.map((_, seq) => seq);
+  async createSession(meta: SessionMeta, entries: readonly SessionEntry[]): Promise<WriteResult> {
+    return this.#transaction("the new session", () => {
+      if (this.#sessions.has(meta.id))
+        throw new StorageError("other", `A session with id ${meta.id} already exists.`);
+      const stored: SessionMeta = copy({
+        ...meta,
+        schema: SCHEMA_VERSION,
+        nextSeq: entries.length,
+        messageCount: entries.length,
+        revision: 1,
+        leafId: entries.at(-1)?.id ?? null,
+      });
+      const records = entries.map((entry, seq) => copy(entryRecord(meta.id, seq, 1, entry)));
+      return {
+        result: { meta: copy(stored), records: records.map(copy) },
+        commit: () => {
+          this.#sessions.set(meta.id, stored);
+          this.#entries.set(meta.id, new Map(records.map((record) => [record.seq, record])));
+        },
+      };
+    });
   }
 
   async loadSession(id: string): Promise<LoadedSession | undefined> {
     const meta = this.#sessions.get(id);
     if (!meta) return undefined;
-    const records = this.#messages.get(id) ?? [];
     const inflight = this.#inflight.get(id);
     return {
-      meta,
-      facts: records.map((record) => record.message),
-      seqs: records.map((record) => record.seq),
+      meta: copy(meta),
+      records: this.#sorted(id).map(copy),
       warnings: [],
-      ...(inflight ? { inflight } : {}),
+      ...(inflight ? { inflight: copy(inflight) } : {}),
     };
   }
 
-  async loadMessagesSince(id: string, afterSeq: number): Promise<MessagesSince> {
-    return {
-      records: (this.#messages.get(id) ?? []).filter((record) => record.seq > afterSeq),
-      warnings: [],
-    };
-  }
-
-  async listSeqs(id: string): Promise<number[]> {
-    return (this.#messages.get(id) ?? []).map((record) => record.seq).sort((a, b) => a - b);
-  }
-
-  async readMessage(id: string, seq: number): Promise<MessageRecord | undefined> {
-    return (this.#messages.get(id) ?? []).find((record) => record.seq === seq);
-  }
-
-  async appendMessages(id: string, messages: readonly AgentMessage[]): Promise<number[]> {
+  async changesSince(id: string, revision: number): Promise<ChangesSince | undefined> {
     const meta = this.#sessions.get(id);
-    if (!meta)
-      throw new StorageError("other", `Session ${id} is missing, so the message was kept in memory only.`);
-    const records = this.#messages.get(id) ?? [];
-    const seqs = messages.map((message, index) => {
-      const seq = meta.nextSeq + index;
-      records.push(messageRecord(id, seq, message));
-      return seq;
-    });
-    this.#messages.set(id, records);
-    this.#sessions.set(id, metaAfterAppend(meta, messages, Date.now()));
-    return seqs;
+    if (!meta) return undefined;
+    const records =
+      meta.revision > revision ? this.#sorted(id).filter((record) => record.rev > revision) : [];
+    return { meta: copy(meta), records: records.map(copy), warnings: [] };
   }
 
-  async putMessage(id: string, seq: number, message: AgentMessage): Promise<void> {
-    const records = this.#messages.get(id) ?? [];
-    const index = records.findIndex((record) => record.seq === seq);
-    const record = messageRecord(id, seq, message);
-    if (index === -1) records.push(record);
-    else records[index] = record;
-    this.#messages.set(id, records);
+  async write(
+    id: string,
+    change: {
+      append?: readonly SessionEntry[];
+      replace?: readonly { seq: number; entry: SessionEntry }[];
+      leafId?: string | null;
+    },
+  ): Promise<WriteResult> {
+    const appended = change.append ?? [];
+    const replaced = change.replace ?? [];
+    const count = appended.length + replaced.length;
+    return this.#transaction(count === 1 ? "a message" : `${count} messages`, () => {
+      const meta = this.#sessions.get(id);
+      if (!meta)
+        throw new StorageError("other", `Session ${id} is missing, so the change was kept in memory only.`);
+      const next = metaAfterWrite(meta, appended, change.leafId, Date.now());
+      const records = [
+        ...replaced.map(({ seq, entry }) => copy(entryRecord(id, seq, next.revision, entry))),
+        ...appended.map((entry, index) => copy(entryRecord(id, meta.nextSeq + index, next.revision, entry))),
+      ];
+      return {
+        result: { meta: copy(next), records: records.map(copy) },
+        commit: () => {
+          const stored = this.#entries.get(id) ?? new Map<number, EntryRecord>();
+          for (const record of records) stored.set(record.seq, record);
+          this.#entries.set(id, stored);
+          this.#sessions.set(id, next);
+        },
+      };
+    });
   }
 
   async updateMeta(id: string, patch: MetaPatch): Promise<SessionMeta> {
-    const meta = this.#sessions.get(id);
-    if (!meta) throw new StorageError("other", `Session ${id} is missing.`);
-    const next = { ...meta, ...patch, updatedAt: Date.now() };
-    this.#sessions.set(id, next);
-    return next;
+    return this.#transaction("the session settings", () => {
+      const meta = this.#sessions.get(id);
+      if (!meta) throw new StorageError("other", `Session ${id} is missing or unreadable.`);
+      const leafMoved = patch.leafId !== undefined && patch.leafId !== meta.leafId;
+      const next = copy({
+        ...meta,
+        ...patch,
+        revision: meta.revision + (leafMoved ? 1 : 0),
+        updatedAt: Date.now(),
+      });
+      return { result: copy(next), commit: () => this.#sessions.set(id, next) };
+    });
   }
 
   async deleteSession(id: string): Promise<void> {
-    this.#sessions.delete(id);
-    this.#messages.delete(id);
-    this.#inflight.delete(id);
+    await this.#transaction("the deletion", () => ({
+      result: undefined,
+      commit: () => {
+        this.#sessions.delete(id);
+        this.#entries.delete(id);
+        this.#inflight.delete(id);
+      },
+    }));
   }
 
   async saveInflight(id: string, message: AgentMessage, tabId?: string): Promise<void> {
-    this.#inflight.set(id, inflightRecord(id, message, tabId));
+    const record = copy(inflightRecord(id, message, tabId));
+    await this.#transaction("the streaming reply", () => ({
+      result: undefined,
+      commit: () => this.#inflight.set(id, record),
+    }));
   }
 
   async readInflight(id: string): Promise<InflightRecord | undefined> {
-    return this.#inflight.get(id);
+    const record = this.#inflight.get(id);
+    return record && copy(record);
   }
 
   async clearInflight(id: string): Promise<void> {
     this.#inflight.delete(id);
   }
+
+  #sorted(id: string): EntryRecord[] {
+    return [...(this.#entries.get(id)?.values() ?? [])].sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Prepare a write, let the fault hook fail it, then keep it: all of it or none, reported asynchronously. */
+  async #transaction<T>(action: string, prepare: () => { result: T; commit: () => void }): Promise<T> {
+    await Promise.resolve();
+    try {
+      const { result, commit } = prepare();
+      this.#options.beforeCommit?.();
+      commit();
+      return result;
+    } catch (error) {
+      throw toStorageError(error, action);
+    }
+  }
+}
+
+/** What IndexedDB does to every value going in and out: a deep copy (and a DataCloneError for what it cannot copy). */
+function copy<T>(value: T): T {
+  return structuredClone(value);
 }

@@ -1,65 +1,76 @@
 import { describe, expect, it } from "vitest";
 import { createUserMessage } from "../messages/factories.ts";
-import { readMessageRecord, readSessionMeta, SCHEMA_VERSION } from "./records.ts";
+import { readEntryRecord, readSessionMeta, SCHEMA_VERSION } from "./records.ts";
 
-describe("readMessageRecord", () => {
-  const message = createUserMessage("hi", 1);
+const entry = { type: "message", id: "e1", parentId: null, timestamp: "2026-01-01T00:00:00.000Z" };
 
+describe("readEntryRecord", () => {
   it("reads a current record", () => {
-    expect(readMessageRecord({ schema: SCHEMA_VERSION, sessionId: "s", seq: 3, message })).toEqual({
-      ok: true,
-      value: { schema: SCHEMA_VERSION, sessionId: "s", seq: 3, message },
-    });
-  });
-
-  it("migrates a version-0 record (a bare message) to the current schema", () => {
-    expect(readMessageRecord({ sessionId: "s", seq: 0, ...message })).toEqual({
-      ok: true,
-      value: { schema: SCHEMA_VERSION, sessionId: "s", seq: 0, message },
-    });
+    const raw = {
+      schema: SCHEMA_VERSION,
+      sessionId: "s",
+      seq: 3,
+      rev: 2,
+      entry: { ...entry, message: createUserMessage("hi", 1) },
+    };
+    expect(readEntryRecord(raw)).toEqual({ ok: true, value: raw });
   });
 
   it("refuses a record written by a newer version, saying so", () => {
-    const read = readMessageRecord({ schema: SCHEMA_VERSION + 1, sessionId: "s", seq: 0, message });
+    const read = readEntryRecord({
+      schema: 99,
+      sessionId: "s",
+      seq: 0,
+      entry: { ...entry, message: createUserMessage("x") },
+    });
     expect(read).toEqual({
       ok: false,
-      reason: expect.stringMatching(/newer version of the playground \(schema 2/),
+      reason: expect.stringMatching(/newer version of the playground \(schema 99/),
     });
   });
 
-  it("refuses damaged records with the validator's words", () => {
+  it("refuses damaged records with the validator's words, and entries without an id or parent", () => {
     expect(
-      readMessageRecord({ schema: 1, sessionId: "s", seq: 1, message: { role: "wizard", timestamp: 1 } }),
+      readEntryRecord({
+        schema: SCHEMA_VERSION,
+        sessionId: "s",
+        seq: 0,
+        rev: 1,
+        entry: { ...entry, message: { role: "user", timestamp: 1 } },
+      }),
     ).toEqual({
       ok: false,
-      reason: expect.stringMatching(/^Unknown role "wizard"/),
+      reason: expect.stringContaining("content must be text or a list of content parts"),
     });
-    expect(readMessageRecord("garbage")).toEqual({ ok: false, reason: "the record is not an object" });
-    expect(readMessageRecord({ schema: "x", sessionId: "s", seq: 1, message })).toMatchObject({ ok: false });
+    expect(
+      readEntryRecord({
+        schema: SCHEMA_VERSION,
+        sessionId: "s",
+        seq: 0,
+        rev: 1,
+        entry: { type: "message", message: createUserMessage("x") },
+      }),
+    ).toEqual({ ok: false, reason: "the entry has no id or parent" });
+    expect(readEntryRecord("nonsense")).toEqual({ ok: false, reason: "the record is not an object" });
   });
 });
 
 describe("readSessionMeta", () => {
-  it("repairs settings field by field instead of refusing the session", () => {
+  it("repairs fields from defaults instead of refusing the session, and leaves settings to the runtime", () => {
     const read = readSessionMeta({
       schema: 1,
       id: "s1",
-      title: "T",
-      settings: {
-        model: { provider: "mirror", id: "mirror-thinking" },
-        thinkingLevel: "bogus",
-        context: { policies: { notification: "userText", progress: 7 } },
-      },
+      title: 7,
+      revision: "x",
+      settings: { anything: true },
     });
-    expect(read.ok).toBe(true);
-    if (!read.ok) return;
-    expect(read.value.settings.model).toEqual({ provider: "mirror", id: "mirror-thinking" });
-    expect(read.value.settings.thinkingLevel).toBe("off");
-    expect(read.value.settings.context.policies).toEqual({
-      notification: "userText",
-      approval_request: "hidden",
-      progress: "hidden",
+    expect(read).toMatchObject({
+      ok: true,
+      value: { id: "s1", title: "Untitled session", revision: 0, leafId: null, settings: { anything: true } },
     });
-    expect(read.value.settings.toolApprovals.save_note).toBe(true);
+  });
+
+  it("refuses metadata from a newer version", () => {
+    expect(readSessionMeta({ schema: 99, id: "s1" }).ok).toBe(false);
   });
 });

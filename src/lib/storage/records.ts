@@ -1,29 +1,20 @@
-import type { ModelRef } from "../models/model-ref.ts";
-import type { AgentMessage, ThinkingLevel } from "@earendil-works/pi-agent-core";
-import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings, type Visibility } from "../messages/policies.ts";
-import { POLICY_ROLES } from "../messages/types.ts";
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { SessionEntry } from "../messages/entries.ts";
 import { describeErrors, validateMessage } from "../messages/validate.ts";
 import { isObject } from "../../shared/is-object.ts";
-import { DEMO_TOOL_NAMES } from "../../shared/demo-tool-names.ts";
 
 /**
  * What is stored, record by record. Every record carries the schema version that wrote it, so a later
- * version can migrate old records on read; a record from a newer version is left untouched and skipped.
+ * version can migrate old records; a record from a newer version is left untouched and skipped.
+ * Version 2 stores the session as a tree of entries (pi's session model); version 1 stored a flat list
+ * of messages and is migrated when the database upgrades (see schema.ts).
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
-/** Everything a session owns besides its facts. */
-export interface SessionSettings {
-  model: ModelRef;
-  thinkingLevel: ThinkingLevel;
-  context: ContextSettings;
-  /** Tool name → whether calling it waits for a person's approval. */
-  toolApprovals: Record<string, boolean>;
-  /** Messages held for the next prompt ("next turn" delivery). */
-  nextTurn: AgentMessage[];
-}
-
-/** The small per-session record the sessions list reads; never the messages. */
+/**
+ * The small per-session record the sessions list reads; never the entries. Storage does not interpret
+ * `settings`: the session runtime reads and repairs them (agent/session-settings.ts).
+ */
 export interface SessionMeta {
   schema: number;
   id: string;
@@ -32,10 +23,18 @@ export interface SessionMeta {
   titleIsCustom: boolean;
   createdAt: number;
   updatedAt: number;
+  /** Entries stored. */
   messageCount: number;
-  /** Sequence number the next appended message gets; never reused, so skipped records are never overwritten. */
+  /** Sequence number the next appended entry gets; never reused, so skipped records are never overwritten. */
   nextSeq: number;
-  settings: SessionSettings;
+  /**
+   * Counts every write (appends, replacements, leaf moves). Each entry record remembers the revision that
+   * wrote it, so another tab catches up by comparing one number and reading only what is newer.
+   */
+  revision: number;
+  /** The entry the session continues from; null while it is empty. */
+  leafId: string | null;
+  settings: unknown;
   /** Set on a session forked from another: where it branched off, so it can return with a summary. */
   forkedFrom?: ForkOrigin;
 }
@@ -47,11 +46,14 @@ export interface ForkOrigin {
   factIndex: number;
 }
 
-export interface MessageRecord {
+export interface EntryRecord {
   schema: number;
   sessionId: string;
+  /** Order of creation within the session: the record's key. */
   seq: number;
-  message: AgentMessage;
+  /** The session revision that wrote this version of the entry. */
+  rev: number;
+  entry: SessionEntry;
 }
 
 /** The assistant message that was streaming when the page last saved it; restored as interrupted. */
@@ -64,9 +66,8 @@ export interface InflightRecord {
   tabId?: string;
 }
 
-/** A fact as this schema version stores it: both stores write exactly this shape. */
-export function messageRecord(sessionId: string, seq: number, message: AgentMessage): MessageRecord {
-  return { schema: SCHEMA_VERSION, sessionId, seq, message };
+export function entryRecord(sessionId: string, seq: number, rev: number, entry: SessionEntry): EntryRecord {
+  return { schema: SCHEMA_VERSION, sessionId, seq, rev, entry };
 }
 
 export function inflightRecord(sessionId: string, message: AgentMessage, tabId?: string): InflightRecord {
@@ -75,66 +76,59 @@ export function inflightRecord(sessionId: string, message: AgentMessage, tabId?:
 
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 
-const THINKING_LEVELS = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
-
-/**
- * Schema migrations, oldest first: step N turns a version N record into version N+1. Version 0 is a
- * message stored bare, before records were wrapped and versioned.
- */
-const MESSAGE_MIGRATIONS: ((record: Record<string, unknown>) => Record<string, unknown>)[] = [
-  (record) =>
-    "role" in record
-      ? { schema: 1, sessionId: record.sessionId, seq: record.seq, message: stripKeys(record) }
-      : { ...record, schema: 1 },
-];
-
-function stripKeys(record: Record<string, unknown>): Record<string, unknown> {
-  const { sessionId: _sessionId, seq: _seq, schema: _schema, ...message } = record;
-  return message;
-}
-
 function versionOf(record: Record<string, unknown>): number | undefined {
   const schema = record.schema ?? 0;
   return typeof schema === "number" && Number.isInteger(schema) && schema >= 0 ? schema : undefined;
 }
 
-/** Read a stored message record: migrate it if old, refuse it (with the reason) if damaged or too new. */
-export function readMessageRecord(raw: unknown): ReadResult<MessageRecord> {
-  if (!isObject(raw)) return { ok: false, reason: "the record is not an object" };
-  let record = raw;
+function newerOrInvalid(record: Record<string, unknown>, what: string): string | undefined {
   const version = versionOf(record);
   if (version === undefined)
-    return {
-      ok: false,
-      reason: `the record has an invalid schema version (${JSON.stringify(record.schema)})`,
-    };
-  if (version > SCHEMA_VERSION) {
-    return {
-      ok: false,
-      reason: `it was written by a newer version of the playground (schema ${version}, this one reads up to ${SCHEMA_VERSION})`,
-    };
-  }
-  for (let step = version; step < SCHEMA_VERSION; step++) {
-    const migrate = MESSAGE_MIGRATIONS[step];
-    if (migrate) record = migrate(record);
-  }
-  if (typeof record.sessionId !== "string" || typeof record.seq !== "number") {
+    return `${what} has an invalid schema version (${JSON.stringify(record.schema)})`;
+  if (version > SCHEMA_VERSION)
+    return `it was written by a newer version of the playground (schema ${version}, this one reads up to ${SCHEMA_VERSION})`;
+  if (version < SCHEMA_VERSION)
+    return `${what} has schema ${version}, which the database upgrade should have migrated`;
+  return undefined;
+}
+
+/** Read a stored entry record: refuse it (with the reason) if damaged or too new. */
+export function readEntryRecord(raw: unknown): ReadResult<EntryRecord> {
+  if (!isObject(raw)) return { ok: false, reason: "the record is not an object" };
+  const refused = newerOrInvalid(raw, "the record");
+  if (refused) return { ok: false, reason: refused };
+  if (typeof raw.sessionId !== "string" || typeof raw.seq !== "number")
     return { ok: false, reason: "the record has no session id or sequence number" };
-  }
-  const validation = validateMessage(record.message);
+  const entry = raw.entry;
+  if (
+    !isObject(entry) ||
+    typeof entry.id !== "string" ||
+    (entry.parentId !== null && typeof entry.parentId !== "string")
+  )
+    return { ok: false, reason: "the entry has no id or parent" };
+  if (entry.type !== "message")
+    return { ok: false, reason: `the entry type ${JSON.stringify(entry.type)} is not known to this version` };
+  const validation = validateMessage(entry.message);
   if (!validation.ok) return { ok: false, reason: describeErrors(validation.errors) };
   return {
     ok: true,
     value: {
       schema: SCHEMA_VERSION,
-      sessionId: record.sessionId,
-      seq: record.seq,
-      message: validation.message,
+      sessionId: raw.sessionId,
+      seq: raw.seq,
+      rev: finiteOr(raw.rev, 0),
+      entry: {
+        type: "message",
+        id: entry.id,
+        parentId: entry.parentId,
+        timestamp: typeof entry.timestamp === "string" ? entry.timestamp : "",
+        message: validation.message,
+      },
     },
   };
 }
 
-/** Read session metadata, repairing settings field by field from defaults rather than refusing the session. */
+/** Read session metadata, repairing fields from defaults rather than refusing the session. */
 export function readSessionMeta(raw: unknown): ReadResult<SessionMeta> {
   if (!isObject(raw) || typeof raw.id !== "string")
     return { ok: false, reason: "the session record has no id" };
@@ -145,7 +139,6 @@ export function readSessionMeta(raw: unknown): ReadResult<SessionMeta> {
       reason: `session ${raw.id} was written by a newer or unknown version (schema ${JSON.stringify(raw.schema)})`,
     };
   }
-  const settings = isObject(raw.settings) ? raw.settings : {};
   const forkedFrom = readForkOrigin(raw.forkedFrom);
   return {
     ok: true,
@@ -158,7 +151,9 @@ export function readSessionMeta(raw: unknown): ReadResult<SessionMeta> {
       updatedAt: finiteOr(raw.updatedAt, 0),
       messageCount: finiteOr(raw.messageCount, 0),
       nextSeq: finiteOr(raw.nextSeq, 0),
-      settings: readSettings(settings),
+      revision: finiteOr(raw.revision, 0),
+      leafId: typeof raw.leafId === "string" ? raw.leafId : null,
+      settings: isObject(raw.settings) ? raw.settings : {},
       ...(forkedFrom ? { forkedFrom } : {}),
     },
   };
@@ -174,68 +169,8 @@ function readForkOrigin(raw: unknown): ForkOrigin | undefined {
   };
 }
 
-function finiteOr(value: unknown, fallback: number): number {
+export function finiteOr(value: unknown, fallback: number): number {
   return typeof value === "number" && Number.isFinite(value) ? value : fallback;
-}
-
-export function readSettings(raw: Record<string, unknown>): SessionSettings {
-  const defaults = defaultSettings();
-  const model =
-    isObject(raw.model) && typeof raw.model.provider === "string" && typeof raw.model.id === "string"
-      ? { provider: raw.model.provider, id: raw.model.id }
-      : defaults.model;
-  const thinkingLevel =
-    typeof raw.thinkingLevel === "string" && THINKING_LEVELS.has(raw.thinkingLevel)
-      ? (raw.thinkingLevel as ThinkingLevel)
-      : defaults.thinkingLevel;
-  const context = isObject(raw.context) ? raw.context : {};
-  const policiesRaw = isObject(context.policies) ? context.policies : {};
-  const policies = { ...DEFAULT_CONTEXT_SETTINGS.policies };
-  for (const role of POLICY_ROLES) {
-    const value = policiesRaw[role];
-    if (value === "hidden" || value === "userText") policies[role] = value as Visibility;
-  }
-  const toolApprovals: Record<string, boolean> = { ...defaults.toolApprovals };
-  if (isObject(raw.toolApprovals)) {
-    for (const [name, value] of Object.entries(raw.toolApprovals))
-      if (typeof value === "boolean") toolApprovals[name] = value;
-  }
-  const nextTurn = Array.isArray(raw.nextTurn)
-    ? raw.nextTurn.flatMap((message) => {
-        const validation = validateMessage(message);
-        return validation.ok ? [validation.message] : [];
-      })
-    : [];
-  return {
-    model,
-    thinkingLevel,
-    context: {
-      policies,
-      applyCompaction:
-        typeof context.applyCompaction === "boolean"
-          ? context.applyCompaction
-          : DEFAULT_CONTEXT_SETTINGS.applyCompaction,
-    },
-    toolApprovals,
-    nextTurn,
-  };
-}
-
-/** Tools that change something wait for approval by default; reading tools do not. */
-const DEFAULT_TOOL_APPROVALS: Readonly<Record<string, boolean>> = {
-  [DEMO_TOOL_NAMES.time]: false,
-  [DEMO_TOOL_NAMES.arithmetic]: false,
-  [DEMO_TOOL_NAMES.note]: true,
-};
-
-export function defaultSettings(): SessionSettings {
-  return {
-    model: { provider: "mirror", id: "mirror" },
-    thinkingLevel: "off",
-    context: DEFAULT_CONTEXT_SETTINGS,
-    toolApprovals: { ...DEFAULT_TOOL_APPROVALS },
-    nextTurn: [],
-  };
 }
 
 export function readInflightRecord(raw: unknown): ReadResult<InflightRecord> {

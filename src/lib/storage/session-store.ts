@@ -1,13 +1,12 @@
 import { contentText } from "@earendil-works/pi-ai";
-import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { InflightRecord, MessageRecord, SessionMeta } from "./records.ts";
+import type { SessionEntry } from "../messages/entries.ts";
+import type { EntryRecord, InflightRecord, SessionMeta } from "./records.ts";
 
 /** A session read back from storage, with what had to be skipped and why. */
 export interface LoadedSession {
   meta: SessionMeta;
-  facts: AgentMessage[];
-  /** Storage sequence number of each fact, parallel to `facts`. */
-  seqs: number[];
+  /** Every readable entry, in order of creation (sequence number). */
+  records: EntryRecord[];
   /** One sentence per skipped record, naming it. */
   warnings: string[];
   /** The reply that was streaming when the page went away, if one was saved. */
@@ -19,12 +18,14 @@ export interface SessionList {
   warnings: string[];
 }
 
-export interface MessagesSince {
-  records: MessageRecord[];
+/** What changed in a session since a revision: the entry versions written after it, and the meta now. */
+export interface ChangesSince {
+  meta: SessionMeta;
+  records: EntryRecord[];
   warnings: string[];
 }
 
-export type StorageFailureKind = "quota" | "unavailable" | "other";
+export type StorageFailureKind = "quota" | "unavailable" | "unstorable" | "other";
 
 /** A storage failure with its kind, so the UI can say exactly what went wrong and what to do. */
 export class StorageError extends Error {
@@ -36,7 +37,7 @@ export class StorageError extends Error {
   }
 }
 
-/** Classify a failure so the UI can tell a full disk from a missing database. */
+/** Classify a failure so the UI can tell a full disk from a missing database or a value no store can hold. */
 export function toStorageError(error: unknown, action: string): StorageError {
   if (error instanceof StorageError) return error;
   const name = error instanceof DOMException || error instanceof Error ? error.name : "";
@@ -45,13 +46,25 @@ export function toStorageError(error: unknown, action: string): StorageError {
     return new StorageError(
       "quota",
       `The browser's storage quota is full, so ${action} could not be saved.`,
-      { cause: error },
+      {
+        cause: error,
+      },
     );
   }
   if (name === "InvalidStateError" || name === "UnknownError" || name === "SecurityError") {
     return new StorageError(
       "unavailable",
       `IndexedDB is unavailable, so ${action} could not be saved: ${message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  // A value the structured clone cannot copy (too deeply nested, a function): retrying never helps.
+  if (name === "DataCloneError" || name === "RangeError" || error instanceof RangeError) {
+    return new StorageError(
+      "unstorable",
+      `${capitalize(action)} cannot be stored: the browser cannot copy it (${message || name}).`,
       { cause: error },
     );
   }
@@ -60,58 +73,78 @@ export function toStorageError(error: unknown, action: string): StorageError {
   });
 }
 
-export type MetaPatch = Partial<Pick<SessionMeta, "title" | "titleIsCustom" | "settings" | "forkedFrom">>;
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export type MetaPatch = Partial<
+  Pick<SessionMeta, "title" | "titleIsCustom" | "settings" | "forkedFrom" | "leafId">
+>;
+
+/** A write's outcome: the records as stored (with their sequence numbers) and the session's new metadata. */
+export interface WriteResult {
+  meta: SessionMeta;
+  records: EntryRecord[];
+}
 
 /**
- * Where sessions live: one small metadata record per session and one record per message, so appending
- * costs the same at message 10,000 as at message 10 and listing sessions never reads messages.
+ * Where sessions live: one small metadata record per session and one record per entry, so appending costs
+ * the same at entry 10,000 as at entry 10 and listing sessions never reads entries. Every write returns
+ * the new metadata, so callers never read the list again to learn what they just wrote.
  */
 export interface SessionStore {
   readonly kind: "indexeddb" | "memory";
   listSessions(): Promise<SessionList>;
-  /** Create a session with its initial facts; returns their sequence numbers. Never overwrites an existing id. */
-  createSession(meta: SessionMeta, facts: readonly AgentMessage[]): Promise<number[]>;
-  loadSession(id: string): Promise<LoadedSession | undefined>;
-  /** Records with a sequence number above `afterSeq`, for catching up with writes from another tab. */
-  loadMessagesSince(id: string, afterSeq: number): Promise<MessagesSince>;
   getMeta(id: string): Promise<SessionMeta | undefined>;
-  /** Sequence numbers of every stored message of a session (keys only), ascending. */
-  listSeqs(id: string): Promise<number[]>;
-  /** One stored message, or undefined when it is missing or unreadable. */
-  readMessage(id: string, seq: number): Promise<MessageRecord | undefined>;
-  /** Append messages in one transaction; sequence numbers are allocated inside it, so tabs never collide. */
-  appendMessages(id: string, messages: readonly AgentMessage[]): Promise<number[]>;
-  /** Replace one stored message (an approval decided, for example). */
-  putMessage(id: string, seq: number, message: AgentMessage): Promise<void>;
+  /** Create a session with its first entries. Never overwrites an existing id. */
+  createSession(meta: SessionMeta, entries: readonly SessionEntry[]): Promise<WriteResult>;
+  loadSession(id: string): Promise<LoadedSession | undefined>;
+  /** The entry versions written after `revision` (appended or replaced), for catching up with other tabs. */
+  changesSince(id: string, revision: number): Promise<ChangesSince | undefined>;
+  /**
+   * Append entries and replace entries (by sequence number) in one transaction; sequence numbers and the
+   * revision are allocated inside it, so tabs never collide. The leaf moves to `leafId` when given, else to
+   * the last appended entry.
+   */
+  write(
+    id: string,
+    change: {
+      append?: readonly SessionEntry[];
+      replace?: readonly { seq: number; entry: SessionEntry }[];
+      leafId?: string | null;
+    },
+  ): Promise<WriteResult>;
   updateMeta(id: string, patch: MetaPatch): Promise<SessionMeta>;
   deleteSession(id: string): Promise<void>;
-  saveInflight(id: string, message: AgentMessage, tabId?: string): Promise<void>;
+  saveInflight(id: string, message: InflightRecord["message"], tabId?: string): Promise<void>;
   /** The reply that was streaming when its page went away, if one is stored. */
   readInflight(id: string): Promise<InflightRecord | undefined>;
   clearInflight(id: string): Promise<void>;
+  close(): void;
 }
 
 export const NEW_SESSION_TITLE = "New session";
 const TITLE_LENGTH = 60;
 
 /** The title a session takes from its first user message until someone renames it. */
-function titleFromMessage(message: AgentMessage): string | undefined {
-  if (message.role !== "user") return undefined;
-  const line = contentText(message.content, " ").replace(/\s+/g, " ").trim();
+function titleFromEntry(entry: SessionEntry): string | undefined {
+  if (entry.type !== "message" || entry.message.role !== "user") return undefined;
+  const line = contentText(entry.message.content, " ").replace(/\s+/g, " ").trim();
   if (!line) return undefined;
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }
 
-/** Apply an append to a session's metadata: counts, sequence, time, and the automatic title. */
-export function metaAfterAppend(
+/** Apply a write to a session's metadata: counts, sequence, revision, leaf, time, and the automatic title. */
+export function metaAfterWrite(
   meta: SessionMeta,
-  messages: readonly AgentMessage[],
+  appended: readonly SessionEntry[],
+  leafId: string | null | undefined,
   now: number,
 ): SessionMeta {
   let title = meta.title;
   if (!meta.titleIsCustom && title === NEW_SESSION_TITLE) {
-    for (const message of messages) {
-      const candidate = titleFromMessage(message);
+    for (const entry of appended) {
+      const candidate = titleFromEntry(entry);
       if (candidate) {
         title = candidate;
         break;
@@ -121,8 +154,10 @@ export function metaAfterAppend(
   return {
     ...meta,
     title,
-    nextSeq: meta.nextSeq + messages.length,
-    messageCount: meta.messageCount + messages.length,
+    nextSeq: meta.nextSeq + appended.length,
+    messageCount: meta.messageCount + appended.length,
+    revision: meta.revision + 1,
+    leafId: leafId !== undefined ? leafId : (appended.at(-1)?.id ?? meta.leafId),
     updatedAt: now,
   };
 }

@@ -1,9 +1,9 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { describe, expect, it, vi } from "vitest";
+import { chainEntries, type SessionEntry } from "../messages/entries.ts";
 import { createApprovalRequest, createUserMessage } from "../messages/factories.ts";
 import { MemorySessionStore } from "./memory-store.ts";
-import { defaultSettings, SCHEMA_VERSION, type SessionMeta } from "./records.ts";
-import { StorageError } from "./session-store.ts";
+import { SCHEMA_VERSION, type SessionMeta } from "./records.ts";
 import { SessionWriter, type WriterStatus } from "./session-writer.ts";
 
 const system: AgentMessage = { role: "system", content: "p", timestamp: 0 };
@@ -18,110 +18,136 @@ function meta(): SessionMeta {
     updatedAt: 0,
     messageCount: 0,
     nextSeq: 0,
-    settings: defaultSettings(),
+    revision: 0,
+    leafId: null,
+    settings: {},
   };
 }
 
+function quota(): DOMException {
+  return new DOMException("The quota has been exceeded.", "QuotaExceededError");
+}
+
 async function setup({ created = true } = {}) {
-  const store = new MemorySessionStore();
-  if (created) await store.createSession(meta(), [system]);
-  const state = { facts: [system] as AgentMessage[] };
+  let failNext: Error | undefined;
+  const store = new MemorySessionStore({
+    beforeCommit: () => {
+      const failure = failNext;
+      failNext = undefined;
+      if (failure) throw failure;
+    },
+  });
+  const [root] = chainEntries([system], null);
+  if (!root) throw new Error("no root");
+  const createdWith = created ? await store.createSession(meta(), [root]) : undefined;
+  let leaf: string | null = root.id;
   const statuses: WriterStatus[] = [];
-  const written: { appended: number[]; replaced: number[] }[] = [];
+  const written: number[][] = [];
   let lockFree = true;
   const writer = new SessionWriter(
     store,
     "s",
-    { seqs: created ? [0] : [], created },
+    { records: createdWith?.records ?? [], meta: createdWith?.meta },
     {
-      facts: () => state.facts,
       onStatus: (status) => statuses.push(status),
-      onWritten: (change) => written.push(change),
+      onWritten: (result) => written.push(result.records.map((record) => record.seq)),
       exclusive: async (write) => {
         if (!lockFree) return false;
         await write();
         return true;
       },
       meta,
+      leaf: () => leaf,
     },
   );
-  const stored = async () => (await store.loadSession("s"))?.facts ?? [];
+  /** Make entries the way the transcript does: chained from the leaf, which moves to the last. */
+  const add = (...messages: AgentMessage[]): SessionEntry[] => {
+    const entries = chainEntries(messages, leaf);
+    leaf = entries.at(-1)?.id ?? leaf;
+    writer.append(entries);
+    return entries;
+  };
+  const stored = async () =>
+    (await store.loadSession("s"))?.records.map((record) => record.entry.message) ?? [];
   return {
     store,
     writer,
-    state,
+    root,
+    add,
     statuses,
     written,
     stored,
+    failNextWrite: (error: Error = quota()) => (failNext = error),
     setLockFree: (free: boolean) => (lockFree = free),
+    moveLeaf: (id: string) => (leaf = id),
   };
 }
 
 describe("SessionWriter", () => {
-  it("appends new facts in order and reports what it wrote", async () => {
+  it("appends new entries in order and reports what it wrote", async () => {
     const ctx = await setup();
-    ctx.state.facts = [...ctx.state.facts, createUserMessage("a", 1), createUserMessage("b", 2)];
+    ctx.add(createUserMessage("one", 1), createUserMessage("two", 2));
     await ctx.writer.flush();
-    expect((await ctx.stored()).map((fact) => fact.timestamp)).toEqual([0, 1, 2]);
-    expect(ctx.written).toEqual([{ appended: [1, 2], replaced: [] }]);
+    expect(await ctx.stored()).toEqual([system, createUserMessage("one", 1), createUserMessage("two", 2)]);
+    expect(ctx.written).toEqual([[1, 2]]);
+    expect(ctx.writer.pending).toBe(false);
+    expect(ctx.writer.revision).toBe(2);
+  });
+
+  it("keeps entries that a full disk refused, says how many, and stores them on the next flush", async () => {
+    const ctx = await setup();
+    ctx.failNextWrite();
+    ctx.add(createUserMessage("kept", 1));
+    await ctx.writer.flush();
+    expect(ctx.statuses.at(-1)).toMatchObject({ unsaved: 1, error: { kind: "quota" } });
+    expect(await ctx.stored()).toEqual([system]);
+    ctx.add(createUserMessage("more", 2));
+    await ctx.writer.flush();
+    expect(await ctx.stored()).toEqual([system, createUserMessage("kept", 1), createUserMessage("more", 2)]);
     expect(ctx.statuses.at(-1)).toEqual({ unsaved: 0, error: undefined });
   });
 
-  it("keeps a fact that failed to store (quota) and stores it on the next flush", async () => {
-    vi.useFakeTimers();
-    try {
-      const ctx = await setup();
-      const append = vi
-        .spyOn(ctx.store, "appendMessages")
-        .mockRejectedValueOnce(new StorageError("quota", "full"));
-      ctx.state.facts = [...ctx.state.facts, createUserMessage("precious", 1)];
-      await ctx.writer.flush();
-      expect(ctx.statuses.at(-1)).toMatchObject({ unsaved: 1, error: { kind: "quota" } });
-      expect(ctx.writer.pending).toBe(true);
-      expect(await ctx.stored()).toHaveLength(1);
-      await vi.advanceTimersByTimeAsync(2_000);
-      expect(append).toHaveBeenCalledTimes(2);
-      expect((await ctx.stored()).at(-1)).toEqual(createUserMessage("precious", 1));
-      expect(ctx.statuses.at(-1)).toEqual({ unsaved: 0, error: undefined });
-    } finally {
-      vi.useRealTimers();
-    }
+  it("stores a new version of a stored entry in place", async () => {
+    const ctx = await setup();
+    const [request] = ctx.add(createApprovalRequest({ action: "deploy" }, 1));
+    await ctx.writer.flush();
+    if (!request) throw new Error("no entry");
+    ctx.writer.replace({ ...request, message: { ...request.message, status: "approved" } as AgentMessage });
+    await ctx.writer.flush();
+    const loaded = await ctx.store.loadSession("s");
+    expect(loaded?.records.map((record) => record.seq)).toEqual([0, 1]);
+    expect(loaded?.records[1]?.entry.message).toMatchObject({ status: "approved" });
+    expect(ctx.written).toEqual([[1], [1]]);
   });
 
-  it("stores a replaced fact in place, found by identity", async () => {
+  it("writes a change to an entry that is not stored yet as part of its first write", async () => {
     const ctx = await setup();
-    ctx.state.facts = [...ctx.state.facts, createUserMessage("draft", 1)];
+    const [request] = ctx.add(createApprovalRequest({ action: "deploy" }, 1));
+    if (!request) throw new Error("no entry");
+    ctx.writer.replace({ ...request, message: { ...request.message, status: "rejected" } as AgentMessage });
     await ctx.writer.flush();
-    ctx.state.facts = [system, createUserMessage("final", 1)];
-    await ctx.writer.flush();
-    expect((await ctx.stored())[1]).toEqual(createUserMessage("final", 1));
-    expect(ctx.written.at(-1)).toEqual({ appended: [], replaced: [1] });
+    expect(ctx.written).toEqual([[1]]);
+    expect((await ctx.stored())[1]).toMatchObject({ status: "rejected" });
   });
 
-  it("stores a fact changed while its first write was still running", async () => {
+  it("stores a change made while the entry's first write was still running", async () => {
     const ctx = await setup();
-    const pending = createApprovalRequest({ action: "Run save_note" }, 1);
-    ctx.state.facts = [...ctx.state.facts, pending];
-    const original = ctx.store.appendMessages.bind(ctx.store);
-    vi.spyOn(ctx.store, "appendMessages").mockImplementationOnce(async (id, messages) => {
-      // The decision lands while the pending request is being written.
-      ctx.state.facts = [system, { ...pending, status: "rejected", decidedAt: 2 }];
-      return original(id, messages);
-    });
+    const [request] = ctx.add(createApprovalRequest({ action: "deploy" }, 1));
+    if (!request) throw new Error("no entry");
+    const first = ctx.writer.flush();
+    ctx.writer.replace({ ...request, message: { ...request.message, status: "approved" } as AgentMessage });
+    await first;
     await ctx.writer.flush();
-    await ctx.writer.flush();
-    expect((await ctx.stored())[1]).toMatchObject({ status: "rejected", decidedAt: 2 });
+    expect((await ctx.stored())[1]).toMatchObject({ status: "approved" });
     expect(ctx.writer.pending).toBe(false);
   });
 
   it("creates the session record when creating it failed at first", async () => {
     const ctx = await setup({ created: false });
-    ctx.state.facts = [system, createUserMessage("hello", 1)];
+    ctx.writer.append([ctx.root]);
+    ctx.add(createUserMessage("first", 1));
     await ctx.writer.flush();
-    expect(await ctx.stored()).toEqual([system, createUserMessage("hello", 1)]);
-    ctx.state.facts = [...ctx.state.facts, createUserMessage("more", 2)];
-    await ctx.writer.flush();
-    expect(await ctx.stored()).toHaveLength(3);
+    expect(await ctx.stored()).toEqual([system, createUserMessage("first", 1)]);
   });
 
   it("waits, and retries, while another tab holds the session", async () => {
@@ -129,7 +155,7 @@ describe("SessionWriter", () => {
     try {
       const ctx = await setup();
       ctx.setLockFree(false);
-      ctx.state.facts = [...ctx.state.facts, createUserMessage("later", 1)];
+      ctx.add(createUserMessage("later", 1));
       await ctx.writer.flush();
       expect(await ctx.stored()).toHaveLength(1);
       ctx.setLockFree(true);
@@ -140,28 +166,45 @@ describe("SessionWriter", () => {
     }
   });
 
-  it("merges records another tab stored in sequence order, ahead of facts not stored yet", async () => {
+  it("retries a write that a full disk refused by itself, after a pause", async () => {
+    vi.useFakeTimers();
+    try {
+      const ctx = await setup();
+      ctx.failNextWrite();
+      ctx.add(createUserMessage("kept", 1));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(ctx.statuses.at(-1)).toMatchObject({ unsaved: 1, error: { kind: "quota" } });
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(await ctx.stored()).toEqual([system, createUserMessage("kept", 1)]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("does not retry a value the browser cannot copy, and keeps it in memory", async () => {
+    vi.useFakeTimers();
+    try {
+      const ctx = await setup();
+      ctx.failNextWrite(new DOMException("could not be cloned", "DataCloneError"));
+      ctx.add(createUserMessage("odd", 1));
+      // No explicit flush: only what the writer schedules by itself runs.
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(ctx.statuses.at(-1)).toMatchObject({ unsaved: 1, error: { kind: "unstorable" } });
+      expect(await ctx.stored()).toEqual([system]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("stores a leaf that moved without new entries", async () => {
     const ctx = await setup();
-    ctx.state.facts = [...ctx.state.facts, createUserMessage("ours, stored", 1)];
+    ctx.add(createUserMessage("one", 1));
     await ctx.writer.flush();
-    const theirs = await ctx.store.appendMessages("s", [createUserMessage("theirs", 2)]);
-    ctx.state.facts = [...ctx.state.facts, createUserMessage("ours, not stored", 3)];
-    const merged = ctx.writer.merge([
-      {
-        schema: SCHEMA_VERSION,
-        sessionId: "s",
-        seq: theirs[0] as number,
-        message: createUserMessage("theirs", 2),
-      },
-    ]);
-    expect(merged?.map((fact) => fact.timestamp)).toEqual([0, 1, 2, 3]);
-    ctx.state.facts = merged ?? [];
-    expect(
-      ctx.writer.merge([
-        { schema: SCHEMA_VERSION, sessionId: "s", seq: 2, message: createUserMessage("theirs", 2) },
-      ]),
-    ).toBeUndefined();
+    ctx.moveLeaf(ctx.root.id);
+    expect(ctx.writer.pending).toBe(true);
+    ctx.writer.leafMoved();
     await ctx.writer.flush();
-    expect((await ctx.stored()).map((fact) => fact.timestamp)).toEqual([0, 1, 2, 3]);
+    expect((await ctx.store.getMeta("s"))?.leafId).toBe(ctx.root.id);
+    expect(ctx.writer.pending).toBe(false);
   });
 });

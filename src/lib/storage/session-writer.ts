@@ -1,19 +1,18 @@
-import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { MessageRecord, SessionMeta } from "./records.ts";
-import { toStorageError, type SessionStore, type StorageError } from "./session-store.ts";
+import type { SessionEntry } from "../messages/entries.ts";
+import type { EntryRecord, SessionMeta } from "./records.ts";
+import { toStorageError, type SessionStore, type StorageError, type WriteResult } from "./session-store.ts";
 
 export interface WriterStatus {
-  /** Facts in memory that are not stored yet (appended or changed). */
+  /** Entries in memory that are not stored yet (appended, changed, or a leaf not yet moved). */
   unsaved: number;
   /** The last failure, cleared by the next successful write. */
   error: StorageError | undefined;
 }
 
 export interface WriterHooks {
-  facts: () => readonly AgentMessage[];
   onStatus: (status: WriterStatus) => void;
-  /** Called after records were written, so other tabs can be told. */
-  onWritten: (change: { appended: number[]; replaced: number[] }) => void;
+  /** Called after a write was stored, with what it stored and the session's new metadata. */
+  onWritten: (result: WriteResult) => void;
   /**
    * Runs a write while no other tab writes this session (the session's lock, or nothing when this tab
    * already holds it). Resolves false when the write could not start; it is retried later.
@@ -21,26 +20,28 @@ export interface WriterHooks {
   exclusive: (write: () => Promise<void>) => Promise<boolean>;
   /** The session's metadata, for creating its record when that failed at first (a full disk, say). */
   meta: () => SessionMeta;
+  /** The entry the session continues from, stored with every write. */
+  leaf: () => string | null;
 }
 
 const RETRY_DELAYS_MS = [2_000, 5_000, 15_000, 30_000];
 
 /**
- * Keeps one session's facts and its stored records in step. The facts are the truth. The writer knows
- * which leading facts are stored, under which sequence number, and which object it stored for each: a
- * fact replaced in memory since (an approval decided, even while its first write was still running) is
- * found by identity and written again. Every flush writes whatever is pending, in order, so a failed
- * write loses nothing: the facts stay in memory and the next flush, automatic or asked for, stores them.
+ * Stores one session's entries as they are made, in order. It is told what changed (appended entries,
+ * replaced entries, a moved leaf) and keeps that as pending until a write stores it, so a failed write
+ * loses nothing: the entries stay in memory and the next flush, automatic or asked for, stores them.
+ * Nothing here scans the session: the cost of a write follows the size of the change.
  */
 export class SessionWriter {
   readonly #store: SessionStore;
   readonly #sessionId: string;
   readonly #hooks: WriterHooks;
-  /** Sequence numbers of the stored prefix of the facts, ascending. */
-  #seqs: number[];
-  /** The object stored for each position of the prefix. */
-  #stored: AgentMessage[];
-  readonly #known: Set<number>;
+  /** Sequence number of every stored entry, by entry id. */
+  readonly #seqOf = new Map<string, number>();
+  #appends: SessionEntry[] = [];
+  readonly #replaces = new Map<string, SessionEntry>();
+  #storedLeaf: string | null;
+  #revision: number;
   #created: boolean;
   #chain: Promise<void> = Promise.resolve();
   #scheduled = false;
@@ -53,21 +54,25 @@ export class SessionWriter {
   constructor(
     store: SessionStore,
     sessionId: string,
-    stored: { seqs: readonly number[]; created: boolean },
+    stored: { records: readonly EntryRecord[]; meta: SessionMeta | undefined },
     hooks: WriterHooks,
   ) {
     this.#store = store;
     this.#sessionId = sessionId;
     this.#hooks = hooks;
-    this.#seqs = stored.seqs.slice();
-    this.#stored = hooks.facts().slice(0, stored.seqs.length);
-    this.#known = new Set(stored.seqs);
-    this.#created = stored.created;
+    for (const record of stored.records) this.#seqOf.set(record.entry.id, record.seq);
+    this.#created = stored.meta !== undefined;
+    this.#revision = stored.meta?.revision ?? 0;
+    this.#storedLeaf = stored.meta?.leafId ?? null;
   }
 
-  /** Number of facts (from the start) that have a stored record. */
-  get savedCount(): number {
-    return this.#seqs.length;
+  /** The session revision this tab has stored or read; anything newer was written by another tab. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  get created(): boolean {
+    return this.#created;
   }
 
   /** Whether anything in memory is not stored yet. */
@@ -81,16 +86,39 @@ export class SessionWriter {
     return new Promise((resolve) => this.#savedWaiters.push(resolve));
   }
 
-  hasSeq(seq: number): boolean {
-    return this.#known.has(seq);
+  isStored(entryId: string): boolean {
+    return this.#seqOf.has(entryId);
   }
 
-  /** Position of the fact stored under `seq`, or -1. */
-  indexOfSeq(seq: number): number {
-    return this.#seqs.indexOf(seq);
+  /** New entries, in order of creation: store them soon. */
+  append(entries: readonly SessionEntry[]): void {
+    this.#appends.push(...entries);
+    this.schedule();
   }
 
-  /** Facts changed or were added in memory: write them soon. */
+  /** A new version of an entry (an approval decided): store it soon, in place of the old one. */
+  replace(entry: SessionEntry): void {
+    const pendingAt = this.#appends.findIndex((candidate) => candidate.id === entry.id);
+    if (pendingAt !== -1) this.#appends[pendingAt] = entry;
+    else this.#replaces.set(entry.id, entry);
+    this.schedule();
+  }
+
+  /** The leaf moved without new entries (another branch was chosen): store that soon. */
+  leafMoved(): void {
+    this.schedule();
+  }
+
+  /** Records another tab stored, and the revision they brought the session to: known, never written again. */
+  adoptRemote(records: readonly EntryRecord[], meta: SessionMeta): void {
+    for (const record of records) this.#seqOf.set(record.entry.id, record.seq);
+    this.#revision = Math.max(this.#revision, meta.revision);
+    this.#storedLeaf = meta.leafId;
+    this.#created = true;
+    queueMicrotask(() => this.#report());
+  }
+
+  /** Something changed in memory: write it soon. */
   schedule(): void {
     this.#report();
     if (this.#scheduled || this.#closed) return;
@@ -99,36 +127,6 @@ export class SessionWriter {
       this.#scheduled = false;
       void this.flush();
     });
-  }
-
-  /**
-   * Records another tab stored. They take their place in sequence order among the stored facts, so this
-   * tab shows the session as storage holds it; facts of ours still waiting to be stored stay last.
-   * Returns the new facts, or undefined when there was nothing new.
-   */
-  merge(records: readonly MessageRecord[]): AgentMessage[] | undefined {
-    const fresh = records.filter((record) => !this.#known.has(record.seq));
-    if (fresh.length === 0) return undefined;
-    const facts = this.#hooks.facts();
-    const prefix = this.#seqs.map((seq, index) => ({
-      seq,
-      fact: facts[index] as AgentMessage,
-      stored: this.#stored[index] as AgentMessage,
-    }));
-    for (const record of fresh)
-      prefix.push({ seq: record.seq, fact: record.message, stored: record.message });
-    prefix.sort((a, b) => a.seq - b.seq);
-    this.#seqs = prefix.map((entry) => entry.seq);
-    this.#stored = prefix.map((entry) => entry.stored);
-    for (const record of fresh) this.#known.add(record.seq);
-    const merged = [...prefix.map((entry) => entry.fact), ...facts.slice(this.#seqs.length - fresh.length)];
-    queueMicrotask(() => this.#report());
-    return merged;
-  }
-
-  /** A record another tab replaced: take its version as the stored one. */
-  replaceStored(index: number, message: AgentMessage): void {
-    if (index >= 0 && index < this.#stored.length) this.#stored[index] = message;
   }
 
   /** Write everything pending. Serialized: concurrent calls run one after another. */
@@ -151,55 +149,42 @@ export class SessionWriter {
       if (!started) this.#scheduleRetry();
     } catch (error) {
       this.#error = toStorageError(error, "a message");
-      this.#scheduleRetry();
+      // A value the browser cannot copy will never store: say so once instead of retrying forever.
+      if (this.#error.kind !== "unstorable") this.#scheduleRetry();
     }
     const unsaved = this.#report();
-    // Facts may have arrived or changed while writing; they are pending now.
+    // Entries may have arrived or changed while writing; they are pending now.
     if (this.#error === undefined && unsaved > 0) this.schedule();
   }
 
   async #write(): Promise<void> {
-    const facts = this.#hooks.facts();
+    // What this write stores; anything that arrives meanwhile stays pending for the next one.
+    const appends = this.#appends.slice();
+    const replaces = [...this.#replaces.values()];
+    const leaf = this.#hooks.leaf();
+    let result: WriteResult;
     if (!this.#created) {
-      const seqs = await this.#store.createSession(this.#hooks.meta(), facts);
+      result = await this.#store.createSession(this.#hooks.meta(), appends);
       this.#created = true;
-      this.#adopt(seqs, facts.slice());
-      this.#succeeded({ appended: seqs, replaced: [] });
-      return;
+    } else {
+      result = await this.#store.write(this.#sessionId, {
+        append: appends,
+        replace: replaces.flatMap((entry) => {
+          const seq = this.#seqOf.get(entry.id);
+          return seq === undefined ? [] : [{ seq, entry }];
+        }),
+        leafId: leaf,
+      });
     }
-    // Work on a snapshot: records merged from another tab meanwhile shift positions, not sequence numbers.
-    const seqs = this.#seqs.slice();
-    const stored = this.#stored.slice();
-    const replaced: number[] = [];
-    for (let index = 0; index < seqs.length; index++) {
-      const fact = facts[index] as AgentMessage;
-      if (fact === stored[index]) continue;
-      const seq = seqs[index] as number;
-      await this.#store.putMessage(this.#sessionId, seq, fact);
-      const live = this.#seqs.indexOf(seq);
-      if (live !== -1) this.#stored[live] = fact;
-      replaced.push(seq);
-    }
-    const appended = facts.slice(seqs.length);
-    let added: number[] = [];
-    if (appended.length > 0) {
-      added = await this.#store.appendMessages(this.#sessionId, appended);
-      this.#adopt(added, appended);
-    }
-    this.#succeeded({ appended: added, replaced });
-  }
-
-  #adopt(seqs: readonly number[], messages: readonly AgentMessage[]): void {
-    this.#seqs.push(...seqs);
-    this.#stored.push(...messages);
-    for (const seq of seqs) this.#known.add(seq);
-  }
-
-  #succeeded(change: { appended: number[]; replaced: number[] }): void {
+    for (const record of result.records) this.#seqOf.set(record.entry.id, record.seq);
+    this.#appends = this.#appends.slice(appends.length);
+    for (const entry of replaces) if (this.#replaces.get(entry.id) === entry) this.#replaces.delete(entry.id);
+    this.#revision = result.meta.revision;
+    this.#storedLeaf = result.meta.leafId;
     this.#error = undefined;
     this.#failures = 0;
     clearTimeout(this.#retryTimer);
-    this.#hooks.onWritten(change);
+    this.#hooks.onWritten(result);
   }
 
   #scheduleRetry(): void {
@@ -210,12 +195,11 @@ export class SessionWriter {
   }
 
   #unsaved(): number {
-    const facts = this.#hooks.facts();
-    if (!this.#created) return facts.length;
-    let changed = 0;
-    for (let index = 0; index < this.#seqs.length; index++)
-      if (facts[index] !== this.#stored[index]) changed++;
-    return Math.max(0, facts.length - this.#seqs.length) + changed;
+    const changes = this.#appends.length + this.#replaces.size;
+    // Not yet created: the session record itself is pending, entries or not.
+    if (!this.#created) return Math.max(1, changes);
+    const leafPending = this.#appends.length === 0 && this.#hooks.leaf() !== this.#storedLeaf ? 1 : 0;
+    return changes + leafPending;
   }
 
   /** Tell the hooks how much is unsaved, and return it so callers need not count again. */

@@ -1,10 +1,13 @@
+import type { SessionMeta } from "./records.ts";
+
 /**
  * Coordination between tabs that have the same sessions open: a BroadcastChannel tells the others what
- * was written, and Web Locks make sure only one tab at a time runs or writes a given session.
+ * was written (with the session's new metadata, so nobody reads the list again to learn it), and Web Locks
+ * make sure only one tab at a time runs or writes a given session.
  */
 export type SyncMessage =
-  | { type: "written"; sessionId: string; appended: number[]; replaced: number[] }
-  | { type: "meta"; sessionId: string }
+  | { type: "written"; sessionId: string; meta: SessionMeta }
+  | { type: "meta"; sessionId: string; meta: SessionMeta }
   | { type: "running"; sessionId: string; running: boolean }
   | { type: "sessions" };
 

@@ -81,7 +81,7 @@ function describe(message: AgentMessage): string {
     case "compactionSummary":
       return message.summary;
     case "notification":
-      return `${message.level}: ${message.text}`;
+      return `${message.level ?? "info"}: ${message.text}`;
     case "approval_request":
       return `${message.action} — ${message.status}${message.subject ? ` (${message.subject})` : ""}`;
     case "progress":

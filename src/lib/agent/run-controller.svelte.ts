@@ -1,0 +1,414 @@
+import { Agent, type AgentEvent, type AgentMessage } from "@earendil-works/pi-agent-core";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
+import { convertToLlm } from "../messages/convert.ts";
+import { createUserMessage } from "../messages/factories.ts";
+import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
+import { modelFromInfo, modelFromRef } from "../models/model-ref.ts";
+import { transformContext } from "../model-view/transform.ts";
+import type { Notices } from "../notices/notices.svelte.ts";
+import type { SessionStore } from "../storage/session-store.ts";
+import type { SessionWriter } from "../storage/session-writer.ts";
+import type { TabChannel, TabLock } from "../storage/tab-sync.ts";
+import { decided, type ApprovalDecision } from "./approvals.ts";
+import { MessageQueues, type RunQueue } from "./message-queues.svelte.ts";
+import { createProxyStreamFn, type ProxyToken, type RecordedRequest } from "./proxy-stream.ts";
+import type { Replica } from "./replica.svelte.ts";
+import type { SessionSettingsState } from "./session-settings.svelte.ts";
+import { StreamingReply } from "./streaming-reply.svelte.ts";
+import { ToolApprovals } from "./tool-approvals.svelte.ts";
+import { DEMO_TOOLS } from "./tools/demo-tools.ts";
+import type { Transcript } from "./transcript.svelte.ts";
+
+/** How an injected message is delivered, in the terms of pi's `sendCustomMessage`. */
+export type Delivery = "append" | "appendAndRun" | "steer" | "followUp" | "nextTurn";
+
+export interface LastRequest {
+  request: RecordedRequest;
+  /** How many facts existed when it was sent: later ones have not been seen by the model yet. */
+  factCount: number;
+}
+
+export interface RunHost {
+  sessionId: string;
+  store: SessionStore;
+  catalog: ModelCatalog;
+  proxyUrl: string;
+  token: ProxyToken;
+  channel: TabChannel;
+  tabId: string;
+  notices: Notices;
+  transcript: Transcript;
+  settings: SessionSettingsState;
+  writer: SessionWriter;
+  replica: Replica;
+  lock: TabLock;
+}
+
+const RUNNING_ELSEWHERE =
+  "This session is running in another tab. Wait for it to finish, or open another session.";
+
+/**
+ * Runs the session's pi `Agent`: prompts, retries, stops, injected messages and their delivery, tool
+ * approvals, the steering and follow-up queues, and the reply that is streaming. Each run and each idle
+ * change holds the session's lock and first catches up with other tabs, so two tabs never interleave.
+ * The transcript is the Agent's source: it sets the Agent's messages before a run and hands the context
+ * to each request through `prepareRequest`, so facts recorded mid-run (an approval) reach the model.
+ */
+export class RunController {
+  readonly queues: MessageQueues;
+  readonly #host: RunHost;
+  readonly #agent: Agent;
+  readonly #reply: StreamingReply;
+  readonly #approvals: ToolApprovals;
+  readonly #unsubscribe: () => void;
+  #running = $state(false);
+  #lastRequest = $state.raw<LastRequest | undefined>(undefined);
+  /** Bash executions recorded during a run; appended when it ends, as pi's coding agent does. */
+  #heldBash: AgentMessage[] = [];
+  #remoteWhileRunning = false;
+  #runPromise: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  constructor(host: RunHost) {
+    this.#host = host;
+    const { transcript, settings } = host;
+    this.#reply = new StreamingReply({
+      save: (message) => host.store.saveInflight(host.sessionId, message, host.tabId),
+    });
+    this.#approvals = new ToolApprovals({
+      requiresApproval: (toolName) => settings.current.toolApprovals[toolName] === true,
+      record: (request) => transcript.append([request]),
+      settle: (request, outcome) => void transcript.replaceFact(request, outcome),
+    });
+    this.#agent = new Agent({
+      initialState: {
+        model: this.#model(),
+        thinkingLevel: settings.current.thinkingLevel,
+        tools: [...DEMO_TOOLS],
+      },
+      convertToLlm: (messages) => convertToLlm(messages, settings.current.context.policies),
+      transformContext: async (messages) =>
+        transformContext(messages, settings.current.context.applyCompaction),
+      streamFn: createProxyStreamFn({
+        proxyUrl: host.proxyUrl,
+        token: host.token,
+        onRequest: (request) => {
+          this.#lastRequest = { request, factCount: transcript.facts.length };
+        },
+      }),
+      beforeToolCall: this.#approvals.gate,
+      // Every request is built from the transcript as it is now, with the session's current model and
+      // thinking level: pi's hook for replacing the request's context instead of editing the loop's arrays.
+      prepareRequest: ({ context }) => ({
+        context: { ...context, messages: transcript.context() },
+        model: this.#model(),
+        thinkingLevel: settings.current.thinkingLevel,
+      }),
+      sessionId: host.sessionId,
+    });
+    transcript.bindAgent(this.#agent);
+    this.queues = new MessageQueues(this.#agent);
+    this.#unsubscribe = this.#agent.subscribe((event) => this.#onEvent(event));
+  }
+
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** The assistant message streaming right now, updated per frame. */
+  get streaming(): AssistantMessage | undefined {
+    return this.#reply.current;
+  }
+
+  get streamingActive(): boolean {
+    return this.#reply.active;
+  }
+
+  get lastRequest(): LastRequest | undefined {
+    return this.#lastRequest;
+  }
+
+  isWaitingFor(toolCallId: string | undefined): boolean {
+    return this.#approvals.isWaiting(toolCallId);
+  }
+
+  /** The model record for the session's model: the catalog's, or a stand-in until it has loaded. */
+  #model() {
+    const ref = this.#host.settings.current.model;
+    const info = this.#host.catalog.find(ref);
+    return info ? modelFromInfo(info) : modelFromRef(ref);
+  }
+
+  // --- prompting -----------------------------------------------------------------------------------
+
+  /** Send a prompt, with any messages held for the next turn. During a run it steers instead. */
+  async send(text: string): Promise<void> {
+    const prompt = text.trim();
+    if (!prompt) return;
+    if (this.#running) {
+      this.queues.steer(createUserMessage(prompt));
+      return;
+    }
+    await this.#run(async () => {
+      const held = this.#host.settings.takeNextTurn();
+      await this.#agent.prompt([createUserMessage(prompt), ...held]);
+    });
+  }
+
+  steer(text: string): Promise<void> {
+    if (!this.#running) return this.send(text);
+    this.queues.steer(createUserMessage(text));
+    return Promise.resolve();
+  }
+
+  followUp(text: string): Promise<void> {
+    if (!this.#running) return this.send(text);
+    this.queues.followUp(createUserMessage(text));
+    return Promise.resolve();
+  }
+
+  removeQueued(queue: RunQueue | "nextTurn", index: number): void {
+    if (queue === "nextTurn") void this.#host.settings.removeHeld(index);
+    else this.queues.remove(queue, index);
+  }
+
+  clearQueues(): void {
+    this.queues.clear();
+    void this.#host.settings.clearHeld();
+  }
+
+  /** Run the model again from the current facts, e.g. after a provider error. */
+  async retry(): Promise<void> {
+    if (this.#running) return;
+    await this.#run(() => this.#agent.prompt([]));
+  }
+
+  /** Abort the run; the partial reply is kept and marked aborted. */
+  stop(): void {
+    this.#agent.abort();
+  }
+
+  /**
+   * Deliver a hand-made message. Idle: append it (no model call) or append it and run a turn. During a
+   * run: steer or follow up through the Agent's queues. Next turn: hold it for the next prompt.
+   */
+  async inject(message: AgentMessage, delivery: Delivery): Promise<void> {
+    switch (delivery) {
+      case "append":
+        if (this.#running) {
+          this.#notice("A run is active: inject with Steer or Follow-up, or wait for it to finish.");
+          return;
+        }
+        await this.whileIdle(() => this.#host.transcript.append([message]));
+        return;
+      case "appendAndRun":
+        if (this.#running) {
+          this.queues.steer(message);
+          return;
+        }
+        await this.#run(() => this.#agent.prompt(message));
+        return;
+      case "steer":
+      case "followUp":
+        if (!this.#running) {
+          await this.inject(message, "appendAndRun");
+          return;
+        }
+        if (delivery === "steer") this.queues.steer(message);
+        else this.queues.followUp(message);
+        return;
+      case "nextTurn":
+        await this.#host.settings.holdForNextTurn(message);
+        return;
+    }
+  }
+
+  /** Record a bash execution typed as `!command` (or `!!command`). During a run it waits for the run to end. */
+  async recordBash(message: AgentMessage): Promise<void> {
+    if (this.#running) {
+      this.#heldBash.push(message);
+      return;
+    }
+    await this.whileIdle(() => this.#host.transcript.append([message]));
+  }
+
+  /** Decide an approval request. A gated tool call waiting on it continues (or is blocked) at once. */
+  async decide(factIndex: number, status: ApprovalDecision, reason?: string): Promise<void> {
+    const { transcript, replica } = this.#host;
+    const fact = transcript.facts[factIndex];
+    if (fact?.role !== "approval_request" || fact.status !== "pending") return;
+    if (this.#approvals.resolve(fact.toolCallId, reason ? { status, reason } : { status })) return;
+    if (replica.runningElsewhere) {
+      this.#notice("This session is running in another tab; decide there.");
+      return;
+    }
+    const apply = () => void transcript.replaceFact(fact, decided(fact, status, reason));
+    if (this.#running) apply();
+    else await this.whileIdle(apply);
+  }
+
+  /**
+   * Change the system prompt. pi keeps it in the transcript as the leading system message, so this
+   * replaces that fact; the model reads the new prompt on its next request.
+   */
+  async setSystemPrompt(prompt: string): Promise<void> {
+    if (this.#running) {
+      this.#notice("The system prompt can be changed when no run is active.");
+      return;
+    }
+    await this.whileIdle(() => {
+      const { transcript } = this.#host;
+      const first = transcript.facts[0];
+      if (first?.role === "system") transcript.replaceAt(0, { ...first, content: prompt });
+      else this.#notice("This session does not start with a system message, so it has no prompt to edit.");
+    });
+  }
+
+  /** Another tab wrote while this one runs: read it when the run ends. */
+  deferRemote(): boolean {
+    if (!this.#running) return false;
+    this.#remoteWhileRunning = true;
+    return true;
+  }
+
+  /** Save the streaming reply right away (the page is being hidden or unloaded). */
+  saveStreamingNow(): void {
+    this.#reply.saveNow();
+  }
+
+  /** Stop a run in progress and wait until its last fact is handled and a write attempted. */
+  async settle(): Promise<void> {
+    this.#agent.abort();
+    await this.#runPromise;
+    await this.#host.writer.flush();
+  }
+
+  /** Stop for good: abort, let the last events be handled (the partial reply is stored), then detach. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#agent.abort();
+    await this.#runPromise;
+    await this.#agent.waitForIdle();
+    this.#unsubscribe();
+  }
+
+  // --- runs and locking ----------------------------------------------------------------------------
+
+  async #run(start: () => Promise<void>): Promise<void> {
+    if (this.#running) return;
+    if (this.#host.replica.runningElsewhere) {
+      this.#notice(RUNNING_ELSEWHERE);
+      return;
+    }
+    this.#running = true;
+    this.#host.notices.dismiss(this.#noticeKey);
+    const run = this.#runLocked(start);
+    this.#runPromise = run;
+    await run;
+  }
+
+  async #runLocked(start: () => Promise<void>): Promise<void> {
+    const { channel, sessionId, lock, replica, transcript, writer } = this.#host;
+    try {
+      const outcome = await lock.run(async () => {
+        channel.post({ type: "running", sessionId, running: true });
+        try {
+          await this.#catchUp();
+          transcript.syncAgent();
+          this.#agent.state.model = this.#model();
+          this.#agent.state.thinkingLevel = this.#host.settings.current.thinkingLevel;
+          if (!this.#closed) await start();
+        } finally {
+          // Still under the lock: bash recorded during the run lands now, then what others wrote meanwhile.
+          this.#running = false;
+          this.#appendHeldBash();
+          if (this.#remoteWhileRunning) {
+            this.#remoteWhileRunning = false;
+            await replica.catchUp();
+          }
+          await writer.flush();
+          this.#holdWhileUnsaved();
+          channel.post({ type: "running", sessionId, running: false });
+        }
+      });
+      if (!outcome.acquired) this.#busyElsewhere(RUNNING_ELSEWHERE);
+    } catch (error) {
+      this.#notice(`The run could not start: ${(error as Error).message}`);
+    } finally {
+      this.#running = false;
+      this.#reply.stop();
+    }
+  }
+
+  /** Idle changes take the session's lock too, so two tabs never interleave writes into one session. */
+  async whileIdle(change: () => void | Promise<void>): Promise<void> {
+    try {
+      const outcome = await this.#host.lock.run(async () => {
+        await this.#catchUp();
+        await change();
+        await this.#host.writer.flush();
+        this.#holdWhileUnsaved();
+      });
+      if (!outcome.acquired)
+        this.#busyElsewhere("This session is busy in another tab; try again when it is done.");
+    } catch (error) {
+      this.#notice(`That change could not be made: ${(error as Error).message}`);
+    }
+  }
+
+  async #catchUp(): Promise<void> {
+    await this.#host.replica.catchUp();
+    await this.#host.replica.restoreInterrupted();
+  }
+
+  /** Another tab holds the session's lock: show it as running there, and say why nothing happened. */
+  #busyElsewhere(text: string): void {
+    this.#host.replica.setRunningElsewhere(true);
+    this.#notice(text);
+  }
+
+  #appendHeldBash(): void {
+    if (this.#heldBash.length === 0) return;
+    const held = this.#heldBash;
+    this.#heldBash = [];
+    this.#host.transcript.append(held);
+  }
+
+  /**
+   * Facts only this tab has (their write failed) must not be overtaken by another tab's: keep the
+   * session's lock until they are stored, so other tabs wait instead of forking the transcript.
+   */
+  #holdWhileUnsaved(): void {
+    const { lock, writer } = this.#host;
+    if (writer.pending) void lock.run(() => writer.whenSaved());
+  }
+
+  get #noticeKey(): string {
+    return `run:${this.#host.sessionId}`;
+  }
+
+  #notice(text: string): void {
+    this.#host.notices.post({ key: this.#noticeKey, severity: "warning", source: "session", text });
+  }
+
+  #onEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case "message_start":
+        this.queues.delivered(event.message);
+        if (event.message.role === "assistant") this.#reply.start(event.message);
+        return;
+      case "message_update":
+        if (event.message.role === "assistant") this.#reply.update(event.message);
+        return;
+      case "message_end":
+        if (event.message.role === "assistant") {
+          this.#reply.stop();
+          this.#host.replica.replyFinal();
+        }
+        this.#host.transcript.append([event.message]);
+        return;
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import { formatBytes } from "../../shared/bytes.ts";
+import { countOf } from "../../shared/count-of.ts";
+import type { Notices } from "../notices/notices.svelte.ts";
+import type { WriterStatus } from "../storage/session-writer.ts";
+
+export interface StorageInfo {
+  usage: number;
+  quota: number;
+  persisted: boolean;
+}
+
+export type StorageKind = "indexeddb" | "memory";
+
+/** What the storage notice of a session offers besides its text. */
+export interface UnsavedActions {
+  exportSession: () => void;
+  retry: () => void;
+}
+
+/**
+ * How the browser's storage is doing: which store the playground uses, how full it is, whether the
+ * browser promised to keep it, whether another version of the playground took the database over, and
+ * what a session could not store. Everything it has to say goes to the notices.
+ */
+export class StorageHealth {
+  readonly #notices: Notices;
+  #kind = $state<StorageKind>("indexeddb");
+  #info = $state.raw<StorageInfo | undefined>(undefined);
+  #replaced = $state(false);
+
+  constructor(notices: Notices) {
+    this.#notices = notices;
+  }
+
+  /** Which store the playground ended up with. */
+  get kind(): StorageKind {
+    return this.#kind;
+  }
+
+  opened(kind: StorageKind): void {
+    this.#kind = kind;
+  }
+
+  get info(): StorageInfo | undefined {
+    return this.#info;
+  }
+
+  /** A newer version of the playground upgraded the database in another tab: this page must reload. */
+  get replaced(): boolean {
+    return this.#replaced;
+  }
+
+  async refreshInfo(): Promise<void> {
+    const storage = globalThis.navigator?.storage;
+    if (!storage) return;
+    try {
+      const [estimate, persisted] = await Promise.all([
+        storage.estimate(),
+        storage.persisted?.() ?? Promise.resolve(false),
+      ]);
+      this.#info = { usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted };
+    } catch {
+      this.#info = undefined;
+    }
+  }
+
+  /** Ask the browser not to evict this site's data under storage pressure; returns whether it agreed. */
+  async requestPersistence(): Promise<boolean> {
+    const granted = (await globalThis.navigator?.storage?.persist?.()) ?? false;
+    await this.refreshInfo();
+    return granted;
+  }
+
+  /** Storage could not be opened: the playground runs in memory, and says so until the page closes. */
+  fellBackToMemory(reason: string): void {
+    this.#notices.post({
+      key: "storage:memory",
+      severity: "warning",
+      source: "storage",
+      persistent: true,
+      text: `Sessions are kept in memory only and will be lost on reload: ${reason}`,
+    });
+  }
+
+  /** Another tab is upgrading the database: this one closed its connection so the upgrade can proceed. */
+  versionChanged(reload: () => void): void {
+    this.#replaced = true;
+    this.#notices.post({
+      key: "storage:version",
+      severity: "error",
+      source: "storage",
+      persistent: true,
+      text: "A newer version of the playground opened in another tab and upgraded the stored sessions. Reload this tab to keep working; changes made here from now on cannot be saved.",
+      actions: [{ label: "Reload", run: reload }],
+    });
+  }
+
+  /** Our upgrade waits for a tab running an older version to let go of the database. */
+  upgradeBlocked(): void {
+    this.#notices.post({
+      key: "storage:blocked",
+      severity: "warning",
+      source: "storage",
+      text: "Another tab runs an older version of the playground and keeps the stored sessions open. Close or reload it; this tab continues as soon as it lets go.",
+    });
+  }
+
+  /** What a session could not store, and what to do about it; cleared once everything is stored. */
+  async reportUnsaved(
+    sessionId: string,
+    title: string,
+    status: WriterStatus,
+    actions: UnsavedActions,
+  ): Promise<void> {
+    const key = `storage:unsaved:${sessionId}`;
+    const error = status.error;
+    if (!error || status.unsaved === 0) {
+      this.#notices.dismiss(key);
+      return;
+    }
+    if (error.kind === "quota") await this.refreshInfo();
+    const info = this.#info;
+    const usage =
+      error.kind === "quota" && info
+        ? ` ${formatBytes(info.usage)} of ${formatBytes(info.quota)} are used.`
+        : "";
+    const kept =
+      error.kind === "unstorable"
+        ? ` ${countOf(status.unsaved, "unsaved change")} of “${title}” ${status.unsaved === 1 ? "is" : "are"} kept in this tab only; retrying will not help, export the session to keep ${status.unsaved === 1 ? "it" : "them"}.`
+        : ` ${countOf(status.unsaved, "unsaved change")} ${status.unsaved === 1 ? "is" : "are"} kept in this tab and retried automatically; what was stored before stays readable.`;
+    const advice =
+      error.kind === "quota"
+        ? " Free space by exporting this session and deleting old ones in the sessions list."
+        : "";
+    this.#notices.post({
+      key,
+      severity: "error",
+      source: "storage",
+      persistent: true,
+      text: `${error.message}${usage}${kept}${advice}`,
+      actions: [
+        { label: "Export this session", run: actions.exportSession },
+        ...(error.kind === "unstorable" ? [] : [{ label: "Retry saving now", run: actions.retry }]),
+      ],
+    });
+  }
+}

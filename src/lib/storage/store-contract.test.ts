@@ -1,0 +1,231 @@
+import "fake-indexeddb/auto";
+import { IDBFactory } from "fake-indexeddb";
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { afterEach, describe, expect, it } from "vitest";
+import { chainEntries, type SessionEntry } from "../messages/entries.ts";
+import { createNotification, createUserMessage } from "../messages/factories.ts";
+import { IdbSessionStore } from "./idb-store.ts";
+import { MemorySessionStore } from "./memory-store.ts";
+import { SCHEMA_VERSION, type SessionMeta } from "./records.ts";
+import { NEW_SESSION_TITLE, StorageError, type SessionStore } from "./session-store.ts";
+import { failNextIdbPut } from "./test-faults.ts";
+
+/**
+ * One contract, two stores: everything the session runtime relies on holds for IndexedDB (fake-indexeddb
+ * here, Chromium in the e2e journeys) and for the in-memory fallback alike — including that values are
+ * copies, that a failed write leaves nothing behind, and that failures arrive asynchronously.
+ */
+interface Harness {
+  store: SessionStore;
+  /** The next write fails as a full disk does in a browser: the transaction aborts. */
+  failNextWrite: () => void;
+}
+
+const harnesses: [string, () => Promise<Harness>][] = [
+  [
+    "IndexedDB",
+    async () => ({
+      store: await IdbSessionStore.open({ factory: new IDBFactory() }),
+      failNextWrite: () => failNextIdbPut(),
+    }),
+  ],
+  [
+    "memory",
+    async () => {
+      let failing = false;
+      const store = new MemorySessionStore({
+        beforeCommit: () => {
+          if (!failing) return;
+          failing = false;
+          throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+        },
+      });
+      return { store, failNextWrite: () => (failing = true) };
+    },
+  ],
+];
+
+function meta(id: string, updatedAt = 1): SessionMeta {
+  return {
+    schema: SCHEMA_VERSION,
+    id,
+    title: NEW_SESSION_TITLE,
+    titleIsCustom: false,
+    createdAt: 1,
+    updatedAt,
+    messageCount: 0,
+    nextSeq: 0,
+    revision: 0,
+    leafId: null,
+    settings: { model: { provider: "mirror", id: "mirror" } },
+  };
+}
+
+const system: AgentMessage = { role: "system", content: "p", timestamp: 0 };
+const messagesOf = (entries: readonly { entry: SessionEntry }[]) =>
+  entries.map((record) => record.entry.message);
+
+let open: SessionStore | undefined;
+afterEach(() => open?.close());
+
+describe.each(harnesses)("the %s store", (_name, make) => {
+  async function setup(): Promise<Harness> {
+    const harness = await make();
+    open = harness.store;
+    return harness;
+  }
+
+  it("creates a session with its entries and restores it exactly, leaf and revision included", async () => {
+    const { store } = await setup();
+    const entries = chainEntries([system, createUserMessage("hi", 1)], null);
+    const created = await store.createSession(meta("a"), entries);
+    expect(created.meta).toMatchObject({ nextSeq: 2, messageCount: 2, revision: 1, leafId: entries[1]?.id });
+    const loaded = await store.loadSession("a");
+    expect(loaded?.records.map((record) => record.seq)).toEqual([0, 1]);
+    expect(loaded?.records.map((record) => record.entry)).toEqual(entries);
+    expect(loaded?.meta).toEqual(created.meta);
+    expect(await store.loadSession("missing")).toBeUndefined();
+  });
+
+  it("never overwrites an existing session on create", async () => {
+    const { store } = await setup();
+    await store.createSession(meta("a"), chainEntries([system], null));
+    await expect(store.createSession(meta("a"), [])).rejects.toBeInstanceOf(StorageError);
+    expect(messagesOf((await store.loadSession("a"))?.records ?? [])).toEqual([system]);
+  });
+
+  it("lists metadata only, newest first", async () => {
+    const { store } = await setup();
+    await store.createSession(meta("old", 1), chainEntries([system], null));
+    await store.createSession(meta("new", 5), chainEntries([system], null));
+    const { sessions } = await store.listSessions();
+    expect(sessions.map((session) => session.id)).toEqual(["new", "old"]);
+    expect(sessions[0]).not.toHaveProperty("records");
+  });
+
+  it("appends in one write: sequence numbers after the last, the leaf on the last, the title from the first prompt", async () => {
+    const { store } = await setup();
+    const [root] = chainEntries([system], null);
+    if (!root) throw new Error("no root");
+    await store.createSession(meta("a"), [root]);
+    const added = chainEntries(
+      [createUserMessage("What time is it?", 1), createNotification("n", "info", 2)],
+      root.id,
+    );
+    const result = await store.write("a", { append: added });
+    expect(result.records.map((record) => record.seq)).toEqual([1, 2]);
+    expect(result.meta).toMatchObject({
+      nextSeq: 3,
+      messageCount: 3,
+      revision: 2,
+      leafId: added[1]?.id,
+      title: "What time is it?",
+    });
+    expect(await store.getMeta("a")).toEqual(result.meta);
+  });
+
+  it("replaces an entry in place, and tells another tab exactly what changed since its revision", async () => {
+    const { store } = await setup();
+    const entries = chainEntries([system, createUserMessage("one", 1)], null);
+    await store.createSession(meta("a"), entries);
+    const known = (await store.getMeta("a"))?.revision ?? 0;
+    const nothing = await store.changesSince("a", known);
+    expect(nothing?.records).toEqual([]);
+
+    const replaced = { ...(entries[1] as SessionEntry), message: createUserMessage("one, edited", 1) };
+    const appended = chainEntries([createUserMessage("two", 2)], replaced.id);
+    await store.write("a", { replace: [{ seq: 1, entry: replaced }], append: appended });
+    const changes = await store.changesSince("a", known);
+    expect(changes?.records.map((record) => [record.seq, record.entry.message])).toEqual([
+      [1, replaced.message],
+      [2, appended[0]?.message],
+    ]);
+    expect(changes?.meta.leafId).toBe(appended[0]?.id);
+    expect(messagesOf((await store.loadSession("a"))?.records ?? [])).toEqual([
+      system,
+      replaced.message,
+      appended[0]?.message,
+    ]);
+  });
+
+  it("moves the leaf without new entries, as a change other tabs see", async () => {
+    const { store } = await setup();
+    const entries = chainEntries([system, createUserMessage("one", 1)], null);
+    await store.createSession(meta("a"), entries);
+    const before = (await store.getMeta("a"))?.revision ?? 0;
+    const moved = await store.updateMeta("a", { leafId: entries[0]?.id ?? null });
+    expect(moved.leafId).toBe(entries[0]?.id);
+    expect(moved.revision).toBe(before + 1);
+    const renamed = await store.updateMeta("a", { title: "T", titleIsCustom: true });
+    expect(renamed.revision).toBe(moved.revision);
+  });
+
+  it("hands out copies, as IndexedDB does: nobody shares objects with the store", async () => {
+    const { store } = await setup();
+    const entries = chainEntries([createUserMessage("original", 1)], null);
+    await store.createSession(meta("a"), entries);
+    const first = await store.loadSession("a");
+    const message = first?.records[0]?.entry.message;
+    if (message?.role !== "user" || typeof message.content === "string") throw new Error("unexpected");
+    message.content[0] = { type: "text", text: "changed by a reader" };
+    const again = await store.loadSession("a");
+    expect(again?.records[0]?.entry.message).toEqual(createUserMessage("original", 1));
+    expect(again?.records[0]?.entry).not.toBe(entries[0]);
+  });
+
+  it("keeps nothing of a write whose transaction aborts (a full disk), and says it is a full disk", async () => {
+    const { store, failNextWrite } = await setup();
+    const [root] = chainEntries([system], null);
+    if (!root) throw new Error("no root");
+    await store.createSession(meta("a"), [root]);
+    const before = await store.getMeta("a");
+    failNextWrite();
+    const write = store.write("a", {
+      append: chainEntries([createUserMessage("lost?", 1), createUserMessage("and?", 2)], root.id),
+    });
+    await expect(write).rejects.toMatchObject({ kind: "quota", name: "StorageError" });
+    expect(await store.getMeta("a")).toEqual(before);
+    expect(messagesOf((await store.loadSession("a"))?.records ?? [])).toEqual([system]);
+    // The store works again once space is free.
+    const retried = await store.write("a", { append: chainEntries([createUserMessage("kept", 3)], root.id) });
+    expect(retried.records.map((record) => record.seq)).toEqual([1]);
+  });
+
+  it("refuses a value the browser cannot copy, as unstorable, and keeps nothing of that write", async () => {
+    const { store } = await setup();
+    const [root] = chainEntries([system], null);
+    if (!root) throw new Error("no root");
+    await store.createSession(meta("a"), [root]);
+    const before = await store.getMeta("a");
+    const bad = { ...createUserMessage("x", 1), details: () => undefined } as unknown as AgentMessage;
+    await expect(store.write("a", { append: chainEntries([bad], root.id) })).rejects.toMatchObject({
+      kind: "unstorable",
+    });
+    expect(await store.getMeta("a")).toEqual(before);
+  });
+
+  it("deletes everything of a session and keeps the streaming reply until it is cleared", async () => {
+    const { store } = await setup();
+    await store.createSession(meta("a"), chainEntries([system], null));
+    await store.createSession(meta("b"), chainEntries([system], null));
+    await store.saveInflight("a", createUserMessage("partial", 1), "tab-1");
+    expect(await store.readInflight("a")).toMatchObject({
+      tabId: "tab-1",
+      message: createUserMessage("partial", 1),
+    });
+    await store.clearInflight("a");
+    expect(await store.readInflight("a")).toBeUndefined();
+    await store.saveInflight("a", createUserMessage("partial", 1));
+    await store.deleteSession("a");
+    expect(await store.loadSession("a")).toBeUndefined();
+    expect(await store.readInflight("a")).toBeUndefined();
+    expect(await store.loadSession("b")).toBeDefined();
+  });
+
+  it("says which session is missing when writing to one that is gone", async () => {
+    const { store } = await setup();
+    await expect(store.write("gone", { append: chainEntries([system], null) })).rejects.toMatchObject({
+      message: expect.stringContaining("gone"),
+    });
+  });
+});
