@@ -38,7 +38,10 @@ test("a reload during a run keeps what was final and shows the streaming reply a
       timeout: 15_000,
     },
   );
-  await page.waitForTimeout(1_000);
+  // The streaming reply is saved as it grows: reload once a copy of it is stored.
+  await expect
+    .poll(async () => (await readStoredSession(page)).inflightText, { timeout: 10_000 })
+    .toContain("I received 2 messages");
   await page.reload();
 
   const interrupted = lastReply(page);

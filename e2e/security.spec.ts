@@ -11,9 +11,9 @@ test.describe("a foreign page that frames the playground", () => {
   test.use({ allowConsoleErrors: ["Refused to display", "frame-ancestors"] });
 
   test("gets nothing: the frame stays empty", async ({ page, baseURL }) => {
-    await page.setContent(`<iframe title="framed" src="${baseURL}/"></iframe>`);
+    // setContent returns once the page and its frames have loaded: the refusal has happened by then.
+    await page.setContent(`<iframe title="framed" src="${baseURL}/"></iframe>`, { waitUntil: "load" });
     const frame = page.frameLocator("iframe");
-    await page.waitForTimeout(1_000);
     await expect(frame.getByRole("textbox", { name: "Message" })).toHaveCount(0);
   });
 });

@@ -57,6 +57,8 @@ export interface StoredSession {
   roles: string[];
   messageRecords: number;
   inflight: number;
+  /** The text of the reply saved while it streamed, if one is stored. */
+  inflightText: string;
 }
 
 /** Read the current session's records straight from IndexedDB, as a test of what is really stored. */
@@ -79,10 +81,13 @@ export async function readStoredSession(page: Page): Promise<StoredSession> {
       const request = tx.objectStore("sessions").get(sessionId);
       request.onsuccess = () => resolve(request.result as { leafId: string | null } | undefined);
     });
-    const inflight = await new Promise<number>((resolve) => {
-      const request = tx.objectStore("inflight").count(sessionId);
-      request.onsuccess = () => resolve(request.result);
-    });
+    const inflightRecord = await new Promise<{ message: { content: { text?: string }[] } } | undefined>(
+      (resolve) => {
+        const request = tx.objectStore("inflight").get(sessionId);
+        request.onsuccess = () =>
+          resolve(request.result as { message: { content: { text?: string }[] } } | undefined);
+      },
+    );
     db.close();
     // The facts are the messages on the path from the root to the session's leaf.
     const byId = new Map(records.map((record) => [record.entry.id, record.entry]));
@@ -98,7 +103,8 @@ export async function readStoredSession(page: Page): Promise<StoredSession> {
       messages,
       roles: messages.map((message) => message.role),
       messageRecords: records.length,
-      inflight,
+      inflight: inflightRecord ? 1 : 0,
+      inflightText: inflightRecord?.message.content.map((part) => part.text ?? "").join("") ?? "",
     };
   });
 }
