@@ -29,6 +29,30 @@ export default ts.config(
     },
   },
   {
+    // Type information for plain TypeScript (Svelte files get theirs from the project service below).
+    files: ["src/**/*.ts", "e2e/**/*.ts", "bench/**/*.ts"],
+    ignores: ["**/*.svelte.ts"],
+    languageOptions: {
+      parserOptions: {
+        project: ["./tsconfig.json", "./tsconfig.node.json"],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
+    // Rules that need types: a promise nobody awaits or handles, a promise where a callback is expected,
+    // a switch that forgets a case of a union.
+    files: ["src/**/*.ts", "src/**/*.svelte", "e2e/**/*.ts", "bench/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/switch-exhaustiveness-check": [
+        "error",
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
+    },
+  },
+  {
     files: ["**/*.svelte", "**/*.svelte.ts"],
     languageOptions: {
       parserOptions: {

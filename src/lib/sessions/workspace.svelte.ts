@@ -59,7 +59,7 @@ export class Workspace {
       notices,
       tabId: crypto.randomUUID(),
       onStored: (meta) => this.list.upsert(meta),
-      onStorageStatus: (session, status) => this.#reportUnsaved(session, status),
+      onStorageStatus: (session, status) => void this.#reportUnsaved(session, status),
     };
     this.#deps.locks.holdTab(this.#deps.tabId);
     this.#channel.subscribe((message) => void this.#onSync(message));
