@@ -63,3 +63,42 @@ test("when the tab running a session is closed mid-run, the other tab can go on"
     "assistant",
   ]);
 });
+
+test("two tabs pressing Send at the same moment: one runs, the other keeps its prompt and says why", async ({
+  page,
+  context,
+}) => {
+  await openPlayground(page);
+  const other = await context.newPage();
+  await openPlayground(other);
+  await page.getByRole("textbox", { name: "Message" }).fill(`from the first tab ${"slowly ".repeat(20)}`);
+  await other.getByRole("textbox", { name: "Message" }).fill("from the second tab");
+  // Both press Enter before either can hear that the other started.
+  await Promise.all([
+    page.getByRole("textbox", { name: "Message" }).press("Enter"),
+    other.getByRole("textbox", { name: "Message" }).press("Enter"),
+  ]);
+  const tabs = [page, other];
+  const refused = async () => {
+    for (const tab of tabs) if (await tab.getByText(/running in another tab/).isVisible()) return tab;
+    return undefined;
+  };
+  await expect.poll(async () => (await refused()) !== undefined, { timeout: 10_000 }).toBe(true);
+  const loser = (await refused()) as typeof page;
+  const winner = loser === page ? other : page;
+  const lostPrompt = loser === page ? `from the first tab ${"slowly ".repeat(20)}` : "from the second tab";
+  // Nothing typed is dropped: the prompt that could not run is still in its composer.
+  await expect(loser.getByRole("textbox", { name: "Message" })).toHaveValue(lostPrompt);
+  await expect(lastReply(winner)).toBeVisible({ timeout: 20_000 });
+  // Once the other run is over, it can be sent as it is.
+  await expect(loser.getByRole("button", { name: "Send" })).toBeEnabled({ timeout: 20_000 });
+  await loser.getByRole("button", { name: "Send" }).click();
+  await expect(lastReply(loser).locator("blockquote")).toHaveText(lostPrompt.trim(), { timeout: 15_000 });
+  expect((await readStoredSession(winner)).roles).toEqual([
+    "system",
+    "user",
+    "assistant",
+    "user",
+    "assistant",
+  ]);
+});

@@ -266,13 +266,14 @@ export class ChatSession {
 
   // --- actions (each delegates to the part that owns it) --------------------------------------------
 
-  send(text: string): Promise<void> {
+  /** Send a prompt; resolves false when it could not be taken (another tab runs the session). */
+  send(text: string): Promise<boolean> {
     return this.#runs.send(text);
   }
-  steer(text: string): Promise<void> {
+  steer(text: string): Promise<boolean> {
     return this.#runs.steer(text);
   }
-  followUp(text: string): Promise<void> {
+  followUp(text: string): Promise<boolean> {
     return this.#runs.followUp(text);
   }
   retry(): Promise<void> {

@@ -141,30 +141,34 @@ export class RunController {
 
   // --- prompting -----------------------------------------------------------------------------------
 
-  /** Send a prompt, with any messages held for the next turn. During a run it steers instead. */
-  async send(text: string): Promise<void> {
+  /**
+   * Send a prompt, with any messages held for the next turn; during a run it steers instead. Resolves
+   * true when the prompt was taken, false when it could not be (another tab holds the session), so the
+   * person's text is never dropped.
+   */
+  async send(text: string): Promise<boolean> {
     const prompt = text.trim();
-    if (!prompt) return;
+    if (!prompt) return false;
     if (this.#running) {
       this.queues.steer(createUserMessage(prompt));
-      return;
+      return true;
     }
-    await this.#run(async () => {
+    return this.#run(async () => {
       const held = this.#host.settings.takeNextTurn();
       await this.#agent.prompt([createUserMessage(prompt), ...held]);
     });
   }
 
-  steer(text: string): Promise<void> {
+  steer(text: string): Promise<boolean> {
     if (!this.#running) return this.send(text);
     this.queues.steer(createUserMessage(text));
-    return Promise.resolve();
+    return Promise.resolve(true);
   }
 
-  followUp(text: string): Promise<void> {
+  followUp(text: string): Promise<boolean> {
     if (!this.#running) return this.send(text);
     this.queues.followUp(createUserMessage(text));
-    return Promise.resolve();
+    return Promise.resolve(true);
   }
 
   removeQueued(queue: RunQueue | "nextTurn", index: number): void {
@@ -294,20 +298,21 @@ export class RunController {
 
   // --- runs and locking ----------------------------------------------------------------------------
 
-  async #run(start: () => Promise<void>): Promise<void> {
-    if (this.#running) return;
+  /** Run a turn under the session's lock; false when it could not start (another tab runs the session). */
+  async #run(start: () => Promise<void>): Promise<boolean> {
+    if (this.#running) return false;
     if (this.#host.replica.runningElsewhere) {
       this.#notice(RUNNING_ELSEWHERE);
-      return;
+      return false;
     }
     this.#running = true;
     this.#host.notices.dismiss(this.#noticeKey);
     const run = this.#runLocked(start);
-    this.#runPromise = run;
-    await run;
+    this.#runPromise = run.then(() => undefined);
+    return run;
   }
 
-  async #runLocked(start: () => Promise<void>): Promise<void> {
+  async #runLocked(start: () => Promise<void>): Promise<boolean> {
     const { channel, sessionId, lock, replica, transcript, writer } = this.#host;
     try {
       const outcome = await lock.run(async () => {
@@ -332,8 +337,10 @@ export class RunController {
         }
       });
       if (!outcome.acquired) this.#busyElsewhere(RUNNING_ELSEWHERE);
+      return outcome.acquired;
     } catch (error) {
       this.#notice(`The run could not start: ${(error as Error).message}`);
+      return false;
     } finally {
       this.#running = false;
       this.#reply.stop();

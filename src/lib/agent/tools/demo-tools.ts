@@ -55,7 +55,7 @@ const saveNote: AgentTool = {
   },
   async execute(_id, params) {
     const { text } = params as { text: string };
-    const notes = addNote(text);
+    const notes = await addNote(text);
     return {
       content: [{ type: "text", text: `Saved note #${notes.length}: ${text}` }],
       details: { count: notes.length },

@@ -1,5 +1,7 @@
+import { keyValueStore, type KeyValueStore } from "../../storage/kv.ts";
+
 /**
- * The notes the `save_note` demo tool writes: a tiny store in localStorage, so the effect of an
+ * The notes the `save_note` demo tool writes, kept in the browser's key-value store so the effect of an
  * approved tool call is visible and survives reloads. Storage failures are reported, not thrown away.
  */
 export interface Note {
@@ -7,24 +9,31 @@ export interface Note {
   savedAt: number;
 }
 
-const KEY = "pi-playground:notes";
+const KEY = "notes";
 
-export function readNotes(storage: Storage | undefined = globalThis.localStorage): Note[] {
+function readList(raw: unknown): Note[] {
+  return Array.isArray(raw)
+    ? raw.filter(
+        (note): note is Note =>
+          typeof (note as Note | undefined)?.text === "string" && typeof (note as Note).savedAt === "number",
+      )
+    : [];
+}
+
+export async function readNotes(store: KeyValueStore = keyValueStore()): Promise<Note[]> {
   try {
-    const parsed: unknown = JSON.parse(storage?.getItem(KEY) ?? "[]");
-    return Array.isArray(parsed)
-      ? parsed.filter(
-          (note): note is Note => typeof note?.text === "string" && typeof note?.savedAt === "number",
-        )
-      : [];
+    return readList(await store.get(KEY));
   } catch {
     return [];
   }
 }
 
-export function addNote(text: string, storage: Storage | undefined = globalThis.localStorage): Note[] {
-  if (!storage) throw new Error("this browser has no localStorage, so the note cannot be kept");
-  const notes = [...readNotes(storage), { text, savedAt: Date.now() }];
-  storage.setItem(KEY, JSON.stringify(notes));
+export async function addNote(text: string, store: KeyValueStore = keyValueStore()): Promise<Note[]> {
+  const notes = [...(await readNotes(store)), { text, savedAt: Date.now() }];
+  try {
+    await store.set(KEY, notes);
+  } catch (error) {
+    throw new Error(`the note could not be kept: ${(error as Error).message}`, { cause: error });
+  }
   return notes;
 }
