@@ -49,8 +49,12 @@ test.describe("when the disk is full", () => {
     ]);
 
     await page.evaluate(() => ((window as unknown as { failWrites: boolean }).failWrites = false));
-    await banner.getByRole("button", { name: "Retry saving now" }).click();
-    await expect(banner).toBeHidden();
+    // Saved by the button, or by the automatic retry if it comes first.
+    await expect(async () => {
+      const retry = banner.getByRole("button", { name: "Retry saving now" });
+      if (await retry.isVisible()) await retry.click({ timeout: 1_000 });
+      await expect(banner).toBeHidden({ timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
     expect((await readStoredSession(page)).roles).toEqual([
       "system",
       "user",
@@ -63,6 +67,103 @@ test.describe("when the disk is full", () => {
       "stored before",
       "precious message",
     ]);
+  });
+});
+
+test.describe("when the disk is full and the page is left", () => {
+  test.beforeEach(async ({ page }) => {
+    await page.addInitScript(() => {
+      const put = IDBObjectStore.prototype.put;
+      IDBObjectStore.prototype.put = function (
+        this: IDBObjectStore,
+        ...args: Parameters<IDBObjectStore["put"]>
+      ) {
+        if ((window as unknown as { failWrites?: boolean }).failWrites)
+          throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+        return put.apply(this, args);
+      };
+    });
+  });
+
+  test("the page asks before it goes away while messages are unsaved, and not once they are stored", async ({
+    page,
+  }) => {
+    await openPlayground(page);
+    await sendMessage(page, "stored before");
+    await expect(lastReply(page)).toContainText("stored before", { timeout: 15_000 });
+    await page.evaluate(() => ((window as unknown as { failWrites: boolean }).failWrites = true));
+    await sendMessage(page, "only in memory");
+    await expect(page.getByRole("alert").filter({ hasText: "storage quota is full" })).toBeVisible({
+      timeout: 15_000,
+    });
+
+    // The dialog is answered (stay on the page) before the test goes on: a page showing it takes no clicks.
+    const asked = new Promise<string>((resolve) =>
+      page.once("dialog", (dialog) => {
+        void dialog.dismiss().then(() => resolve(dialog.type()));
+      }),
+    );
+    await page.close({ runBeforeUnload: true });
+    expect(await asked).toBe("beforeunload");
+    expect(page.isClosed()).toBe(false);
+
+    await page.evaluate(() => ((window as unknown as { failWrites: boolean }).failWrites = false));
+    // Saved by the automatic retry or by the button, whichever comes first.
+    const banner = page.getByRole("alert").filter({ hasText: "storage quota is full" });
+    await expect(async () => {
+      const retry = banner.getByRole("button", { name: "Retry saving now" });
+      if (await retry.isVisible()) await retry.click({ timeout: 1_000 });
+      await expect(banner).toBeHidden({ timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
+    let prompted = false;
+    page.once("dialog", (dialog) => {
+      prompted = true;
+      void dialog.accept();
+    });
+    await page.reload();
+    await expect(page.getByRole("article", { name: "Your message" })).toHaveText([
+      "stored before",
+      "only in memory",
+    ]);
+    expect(prompted).toBe(false);
+  });
+});
+
+test.describe("when IndexedDB never answers", () => {
+  test.beforeEach(async ({ page }) => {
+    // An open request that is never answered, as a stuck browser leaves it.
+    await page.addInitScript(() => {
+      IDBFactory.prototype.open = function () {
+        const request = new EventTarget();
+        Object.setPrototypeOf(request, IDBOpenDBRequest.prototype);
+        return request as IDBOpenDBRequest;
+      };
+    });
+  });
+
+  test("the page says so instead of staying blank, and offers to go on in memory", async ({ page }) => {
+    await page.goto("/");
+    const stuck = page.getByRole("alert").filter({ hasText: "storage is not answering" });
+    await expect(stuck).toBeVisible();
+    await stuck.getByRole("button", { name: "Continue in memory" }).click();
+    await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Sessions are kept in memory only" }),
+    ).toContainText("did not answer");
+    await sendMessage(page, "still works");
+    await expect(lastReply(page).locator("blockquote")).toHaveText("still works", { timeout: 15_000 });
+  });
+
+  test("without a choice it goes on in memory by itself after a while", async ({ page }) => {
+    await page.clock.install();
+    await page.goto("/");
+    await page.clock.runFor(3_000);
+    await expect(page.getByRole("alert").filter({ hasText: "storage is not answering" })).toBeVisible();
+    await page.clock.runFor(6_000);
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Sessions are kept in memory only" }),
+    ).toContainText("did not answer within 8 s");
+    await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
   });
 });
 

@@ -27,6 +27,9 @@ export class StorageHealth {
   #kind = $state<StorageKind>("indexeddb");
   #info = $state.raw<StorageInfo | undefined>(undefined);
   #replaced = $state(false);
+  /** The latest report per session: a report that waited for the storage estimate must not overtake it. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+  readonly #reports = new Map<string, number>();
 
   constructor(notices: Notices) {
     this.#notices = notices;
@@ -113,12 +116,15 @@ export class StorageHealth {
     actions: UnsavedActions,
   ): Promise<void> {
     const key = `storage:unsaved:${sessionId}`;
+    const report = (this.#reports.get(sessionId) ?? 0) + 1;
+    this.#reports.set(sessionId, report);
     const error = status.error;
     if (!error || status.unsaved === 0) {
       this.#notices.dismiss(key);
       return;
     }
     if (error.kind === "quota") await this.refreshInfo();
+    if (this.#reports.get(sessionId) !== report) return;
     const info = this.#info;
     const usage =
       error.kind === "quota" && info

@@ -11,6 +11,7 @@ import { createBranchSummary } from "../messages/factories.ts";
 import { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { Notices } from "../notices/notices.svelte.ts";
 import { IdbSessionStore } from "../storage/idb-store.ts";
+import { useMemoryKeyValueStore } from "../storage/kv.ts";
 import type { EntryRecord, SessionMeta } from "../storage/records.ts";
 import { pathTo, relinkOrphans } from "../messages/entries.ts";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
@@ -81,6 +82,7 @@ export class Workspace {
     } catch (error) {
       const { MemorySessionStore } = await import("../storage/memory-store.ts");
       store = new MemorySessionStore();
+      useMemoryKeyValueStore();
       health.fellBackToMemory((error as Error).message);
     }
     notices.dismiss("storage:blocked");

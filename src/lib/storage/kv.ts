@@ -57,3 +57,8 @@ export function keyValueStore(): KeyValueStore {
   }
   return shared;
 }
+
+/** IndexedDB is unusable in this page (it failed or never answered): keep small values in memory too. */
+export function useMemoryKeyValueStore(): void {
+  shared = new MemoryKeyValueStore();
+}

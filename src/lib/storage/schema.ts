@@ -55,7 +55,7 @@ export async function openPlaygroundDb(options: OpenOptions = {}): Promise<Playg
   }
   let upgrading: Promise<void> = Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  request.onupgradeneeded = (event) => {
+  request.addEventListener("upgradeneeded", (event) => {
     const tx = request.transaction;
     if (!tx) return;
     upgrading = upgrade(
@@ -67,12 +67,12 @@ export async function openPlaygroundDb(options: OpenOptions = {}): Promise<Playg
       tx.abort();
       throw error;
     });
-  };
-  request.onblocked = () => {
+  });
+  request.addEventListener("blocked", () => {
     // An older tab holds the database open. It is not stuck, just in the way: stop the clock and say so.
     clearTimeout(timer);
     options.onBlocked?.();
-  };
+  });
   const opening = (async () => {
     const db = await wrap(request);
     await upgrading;
