@@ -26,7 +26,7 @@ export default defineConfig({
       output: {
         // The libraries every page needs load as one chunk rather than a handful of small ones that
         // compress worse; Markdown's libraries stay apart, loaded with the first reply.
-        advancedChunks: { groups: [{ name: "runtime", test: /node_modules[\\/](?!marked|dompurify)/ }] },
+        codeSplitting: { groups: [{ name: "runtime", test: /node_modules[\\/](?!marked|dompurify)/ }] },
       },
     },
   },
