@@ -14,13 +14,18 @@ describe("diffRequests", () => {
   const c = user("c", 3);
 
   it("reports nothing for equal lists, even when rebuilt", () => {
-    expect(diffRequests([a, b], [a, b])).toEqual({ unchanged: 2, entries: [] });
-    expect(diffRequests([a, b], [user("a", 1), user("b", 2)])).toEqual({ unchanged: 2, entries: [] });
+    expect(diffRequests([a, b], [a, b])).toEqual({ unchanged: 2, commonPrefix: 2, entries: [] });
+    expect(diffRequests([a, b], [user("a", 1), user("b", 2)])).toEqual({
+      unchanged: 2,
+      commonPrefix: 2,
+      entries: [],
+    });
   });
 
   it("reports what was appended since", () => {
     expect(diffRequests([a], [a, b, c])).toEqual({
       unchanged: 1,
+      commonPrefix: 1,
       entries: [
         { kind: "added", after: b, afterIndex: 1 },
         { kind: "added", after: c, afterIndex: 2 },
@@ -31,6 +36,7 @@ describe("diffRequests", () => {
   it("reports a message that disappeared (a policy switched to hidden)", () => {
     expect(diffRequests([a, b, c], [a, c])).toEqual({
       unchanged: 2,
+      commonPrefix: 1,
       entries: [{ kind: "removed", before: b, beforeIndex: 1 }],
     });
   });
@@ -39,6 +45,7 @@ describe("diffRequests", () => {
     const decided = user("b, approved", 2);
     expect(diffRequests([a, b, c], [a, decided, c])).toEqual({
       unchanged: 2,
+      commonPrefix: 1,
       entries: [{ kind: "changed", before: b, after: decided, beforeIndex: 1, afterIndex: 1 }],
     });
   });

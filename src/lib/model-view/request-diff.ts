@@ -8,6 +8,11 @@ export type DiffEntry =
 
 export interface RequestDiff {
   unchanged: number;
+  /**
+   * How many leading messages the two lists share. Past this position the requests diverge, and a
+   * provider's prompt cache (which matches a prefix) no longer applies.
+   */
+  commonPrefix: number;
   entries: DiffEntry[];
 }
 
@@ -94,7 +99,7 @@ export function diffRequests(before: readonly Message[], after: readonly Message
   }
   for (const beforeIndex of removedLeft)
     entries.push({ kind: "removed", before: before[beforeIndex] as Message, beforeIndex });
-  return { unchanged, entries };
+  return { unchanged, commonPrefix: prefix, entries };
 }
 
 /** How many entries of each kind a diff holds, counted in one pass for the summary line. */
