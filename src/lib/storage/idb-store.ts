@@ -1,6 +1,13 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { SessionEntry } from "../messages/entries.ts";
 import {
+  callRecords,
+  keptBytes,
+  readCallBody,
+  readCallRecord,
+  type CallBodyRecord,
+  type CallRecord,
+  type NewCall,
   entryRecord,
   inflightRecord,
   readEntryRecord,
@@ -13,6 +20,7 @@ import {
 } from "./records.ts";
 import {
   BY_REVISION,
+  CALL_BODIES,
   CALLS,
   ENTRIES,
   INFLIGHT,
@@ -22,6 +30,7 @@ import {
   type PlaygroundDatabase,
 } from "./schema.ts";
 import {
+  metaAfterCall,
   metaAfterWrite,
   StorageError,
   toStorageError,
@@ -213,13 +222,60 @@ export class IdbSessionStore implements SessionStore {
     }
   }
 
+  async appendCall(id: string, call: NewCall): Promise<{ call: CallRecord; meta: SessionMeta }> {
+    try {
+      const tx = this.#db.transaction([SESSIONS, CALLS, CALL_BODIES], "readwrite");
+      const done = tx.done;
+      done.catch(() => undefined);
+      const read = readSessionMeta(await tx.objectStore(SESSIONS).get(id));
+      if (!read.ok) {
+        tx.abort();
+        throw missing(id);
+      }
+      const seq = read.value.nextCallSeq ?? 0;
+      const { summary, body } = callRecords(id, seq, call);
+      const meta = metaAfterCall(read.value, keptBytes(body), Date.now());
+      await Promise.all([
+        ...requests(tx, (issue) => {
+          issue(tx.objectStore(SESSIONS).put(meta));
+          issue(tx.objectStore(CALLS).put(summary));
+          issue(tx.objectStore(CALL_BODIES).put(body));
+        }),
+        done,
+      ]);
+      return { call: summary, meta };
+    } catch (error) {
+      throw toStorageError(error, "the record of a model call");
+    }
+  }
+
+  async listCalls(id: string): Promise<{ calls: CallRecord[]; warnings: string[] }> {
+    const raw: unknown[] = await this.#db.getAll(CALLS, sessionRange(id));
+    const calls: CallRecord[] = [];
+    const warnings: string[] = [];
+    for (const item of raw) {
+      const read = readCallRecord(item);
+      if (read.ok) calls.push(read.value);
+      else warnings.push(`Skipped a recorded call: ${read.reason}.`);
+    }
+    return { calls, warnings };
+  }
+
+  async readCallBody(id: string, seq: number): Promise<CallBodyRecord | undefined> {
+    const raw: unknown = await this.#db.get(CALL_BODIES, [id, seq]);
+    if (raw === undefined) return undefined;
+    const read = readCallBody(raw);
+    return read.ok ? read.value : undefined;
+  }
+
   async deleteSession(id: string): Promise<void> {
     try {
-      const tx = this.#db.transaction([SESSIONS, ENTRIES, CALLS, INFLIGHT], "readwrite");
+      const tx = this.#db.transaction([SESSIONS, ENTRIES, CALLS, CALL_BODIES, INFLIGHT], "readwrite");
       await Promise.all([
         tx.objectStore(SESSIONS).delete(id),
         tx.objectStore(ENTRIES).delete(sessionRange(id)),
         tx.objectStore(CALLS).delete(sessionRange(id)),
+        tx.objectStore(CALL_BODIES).delete(sessionRange(id)),
         tx.objectStore(INFLIGHT).delete(id),
         tx.done,
       ]);

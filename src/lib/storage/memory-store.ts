@@ -1,6 +1,11 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { SessionEntry } from "../messages/entries.ts";
 import {
+  callRecords,
+  keptBytes,
+  type CallBodyRecord,
+  type CallRecord,
+  type NewCall,
   entryRecord,
   inflightRecord,
   SCHEMA_VERSION,
@@ -9,6 +14,7 @@ import {
   type SessionMeta,
 } from "./records.ts";
 import {
+  metaAfterCall,
   metaAfterWrite,
   StorageError,
   toStorageError,
@@ -39,6 +45,7 @@ export class MemorySessionStore implements SessionStore {
   readonly #sessions = new Map<string, SessionMeta>();
   readonly #entries = new Map<string, Map<number, EntryRecord>>();
   readonly #inflight = new Map<string, InflightRecord>();
+  readonly #calls = new Map<string, { summary: CallRecord; body: CallBodyRecord }[]>();
   readonly #options: MemoryStoreOptions;
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -149,12 +156,38 @@ export class MemorySessionStore implements SessionStore {
     });
   }
 
+  async appendCall(id: string, call: NewCall): Promise<{ call: CallRecord; meta: SessionMeta }> {
+    return this.#transaction("the record of a model call", () => {
+      const meta = this.#sessions.get(id);
+      if (!meta) throw new StorageError("other", `Session ${id} is missing, so the call was not recorded.`);
+      const { summary, body } = copy(callRecords(id, meta.nextCallSeq ?? 0, call));
+      const next = metaAfterCall(meta, keptBytes(body), Date.now());
+      return {
+        result: { call: copy(summary), meta: copy(next) },
+        commit: () => {
+          this.#calls.set(id, [...(this.#calls.get(id) ?? []), { summary, body }]);
+          this.#sessions.set(id, next);
+        },
+      };
+    });
+  }
+
+  async listCalls(id: string): Promise<{ calls: CallRecord[]; warnings: string[] }> {
+    return { calls: (this.#calls.get(id) ?? []).map((call) => copy(call.summary)), warnings: [] };
+  }
+
+  async readCallBody(id: string, seq: number): Promise<CallBodyRecord | undefined> {
+    const body = this.#calls.get(id)?.find((call) => call.summary.seq === seq)?.body;
+    return body && copy(body);
+  }
+
   async deleteSession(id: string): Promise<void> {
     await this.#transaction("the deletion", () => ({
       result: undefined,
       commit: () => {
         this.#sessions.delete(id);
         this.#entries.delete(id);
+        this.#calls.delete(id);
         this.#inflight.delete(id);
       },
     }));

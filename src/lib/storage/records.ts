@@ -1,4 +1,5 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { Message, Usage } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "../messages/entries.ts";
 import { describeErrors, validateMessage } from "../messages/validate.ts";
 import { isObject } from "../../shared/is-object.ts";
@@ -37,6 +38,10 @@ export interface SessionMeta {
   settings: unknown;
   /** Set on a session forked from another: where it branched off, so it can return with a summary. */
   forkedFrom?: ForkOrigin;
+  /** Sequence number the next recorded model call gets (absent: no call recorded yet). */
+  nextCallSeq?: number;
+  /** Bytes of call bodies (messages and payloads) kept for this session, against its budget. */
+  callBytes?: number;
 }
 
 export interface ForkOrigin {
@@ -56,6 +61,75 @@ export interface EntryRecord {
   entry: SessionEntry;
 }
 
+/** A part of a call kept as it was, or cut at a size limit (the first bytes of its JSON are kept as text). */
+export type Captured<T> =
+  | { kept: "all"; value: T; bytes: number }
+  | { kept: "truncated"; text: string; bytes: number }
+  | { kept: "none"; bytes: number; reason: string };
+
+export type CaptureKept = Captured<unknown>["kept"];
+
+/** Bytes of a body as kept in storage: what counts against a session's capture budget. */
+export function keptBytes(body: Pick<CallBodyRecord, "messages" | "payload">): number {
+  const size = (part: Captured<unknown>) =>
+    part.kept === "all" ? part.bytes : part.kept === "truncated" ? part.text.length : 0;
+  return size(body.messages) + size(body.payload);
+}
+
+/** How a model call ended, and how long it took. */
+export interface CallOutcome {
+  stopReason: string;
+  usage: Usage;
+  errorMessage?: string;
+}
+
+export interface CallTiming {
+  /** From the request to the first streamed token; absent when none came. */
+  firstTokenMs?: number;
+  durationMs: number;
+  /** Output tokens over the time they streamed in. */
+  outputTokensPerSecond?: number;
+}
+
+/**
+ * One model call, as the stream function made it: the summary the calls list shows. Its heavy parts
+ * (the messages as sent, the provider's payload) are in a `CallBodyRecord` under the same key, read when
+ * the call is opened. Written once, when the call is over; never changed.
+ */
+export interface CallRecord {
+  schema: number;
+  sessionId: string;
+  seq: number;
+  /** Also names the call to the proxy, which keeps the provider payload it built under it. */
+  id: string;
+  startedAt: number;
+  provider: string;
+  modelId: string;
+  api: string;
+  /** The stream options sent (thinking level, max tokens, temperature, cache retention, …). */
+  options: Record<string, unknown>;
+  messageCount: number;
+  /** The session's leaf when the request was made, and the reply the call produced. */
+  leafId: string | null;
+  replyEntryId?: string;
+  outcome: CallOutcome;
+  timing: CallTiming;
+  /** How much of the body was kept: the messages, and the provider's payload. */
+  capture: { messages: CaptureKept; payload: CaptureKept; note?: string };
+}
+
+export interface CallBodyRecord {
+  schema: number;
+  sessionId: string;
+  seq: number;
+  /** `context.messages` exactly as sent. */
+  messages: Captured<Message[]>;
+  /** For each message sent, the entry (fact) it came from; null for messages no fact produced. */
+  sources: (string | null)[];
+  /** The request body the provider adapter built, as the proxy captured it (secrets scrubbed). */
+  payload: Captured<unknown>;
+}
+
 /** The assistant message that was streaming when the page last saved it; restored as interrupted. */
 export interface InflightRecord {
   schema: number;
@@ -64,6 +138,23 @@ export interface InflightRecord {
   savedAt: number;
   /** The tab that was streaming it: only once that tab is gone is the reply restored as interrupted. */
   tabId?: string;
+}
+
+export function callRecords(
+  sessionId: string,
+  seq: number,
+  call: NewCall,
+): { summary: CallRecord; body: CallBodyRecord } {
+  return {
+    summary: { ...call.summary, schema: SCHEMA_VERSION, sessionId, seq },
+    body: { ...call.body, schema: SCHEMA_VERSION, sessionId, seq },
+  };
+}
+
+/** A model call to record: the store gives it its session and sequence number. */
+export interface NewCall {
+  summary: Omit<CallRecord, "schema" | "sessionId" | "seq">;
+  body: Omit<CallBodyRecord, "schema" | "sessionId" | "seq">;
 }
 
 export function entryRecord(sessionId: string, seq: number, rev: number, entry: SessionEntry): EntryRecord {
@@ -155,6 +246,8 @@ export function readSessionMeta(raw: unknown): ReadResult<SessionMeta> {
       leafId: typeof raw.leafId === "string" ? raw.leafId : null,
       settings: isObject(raw.settings) ? raw.settings : {},
       ...(forkedFrom ? { forkedFrom } : {}),
+      ...(typeof raw.nextCallSeq === "number" ? { nextCallSeq: finiteOr(raw.nextCallSeq, 0) } : {}),
+      ...(typeof raw.callBytes === "number" ? { callBytes: finiteOr(raw.callBytes, 0) } : {}),
     },
   };
 }
@@ -191,4 +284,44 @@ export function readInflightRecord(raw: unknown): ReadResult<InflightRecord> {
       ...(typeof raw.tabId === "string" ? { tabId: raw.tabId } : {}),
     },
   };
+}
+
+/**
+ * Read a stored call summary. Calls are diagnostics: a damaged one is skipped (with the reason), never
+ * repaired into something that was not sent.
+ */
+export function readCallRecord(raw: unknown): ReadResult<CallRecord> {
+  if (!isObject(raw)) return { ok: false, reason: "the call record is not an object" };
+  const refused = newerOrInvalid(raw, "the call record");
+  if (refused) return { ok: false, reason: refused };
+  const outcome = raw.outcome;
+  const timing = raw.timing;
+  const capture = raw.capture;
+  if (
+    typeof raw.sessionId !== "string" ||
+    typeof raw.seq !== "number" ||
+    typeof raw.id !== "string" ||
+    typeof raw.provider !== "string" ||
+    typeof raw.modelId !== "string" ||
+    !isObject(outcome) ||
+    typeof outcome.stopReason !== "string" ||
+    !isObject(outcome.usage) ||
+    !isObject(timing) ||
+    !isObject(capture)
+  )
+    return { ok: false, reason: "the call record lacks its model, outcome or timing" };
+  return { ok: true, value: raw as unknown as CallRecord };
+}
+
+export function readCallBody(raw: unknown): ReadResult<CallBodyRecord> {
+  if (!isObject(raw)) return { ok: false, reason: "the call body is not an object" };
+  const refused = newerOrInvalid(raw, "the call body");
+  if (refused) return { ok: false, reason: refused };
+  if (!isCaptured(raw.messages) || !isCaptured(raw.payload) || !Array.isArray(raw.sources))
+    return { ok: false, reason: "the call body is damaged" };
+  return { ok: true, value: raw as unknown as CallBodyRecord };
+}
+
+function isCaptured(value: unknown): boolean {
+  return isObject(value) && (value.kept === "all" || value.kept === "truncated" || value.kept === "none");
 }

@@ -2,20 +2,28 @@ import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type Stor
 import { isObject } from "../../shared/is-object.ts";
 import { entryTimestamp, newEntryId } from "../messages/entries.ts";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { SCHEMA_VERSION, type EntryRecord, type InflightRecord, type SessionMeta } from "./records.ts";
+import {
+  SCHEMA_VERSION,
+  type CallBodyRecord,
+  type CallRecord,
+  type EntryRecord,
+  type InflightRecord,
+  type SessionMeta,
+} from "./records.ts";
 import { StorageError } from "./session-store.ts";
 
 export const DB_NAME = "pi-playground";
 /**
  * IndexedDB's own version, bumped when stores or indexes change (record schemas are versioned apart).
  * 1: sessions, messages (one flat list per session), inflight. 2: messages become tree entries, with an
- * index by revision for catching up; a store for the record of each model call.
+ * index by revision for catching up; the record of each model call (a small summary, and its body apart).
  */
 export const DB_VERSION = 2;
 
 export const SESSIONS = "sessions";
 export const ENTRIES = "entries";
 export const CALLS = "calls";
+export const CALL_BODIES = "callBodies";
 export const INFLIGHT = "inflight";
 export const BY_REVISION = "byRevision";
 
@@ -23,7 +31,8 @@ export const BY_REVISION = "byRevision";
 export interface PlaygroundDb extends DBSchema {
   sessions: { key: string; value: SessionMeta };
   entries: { key: [string, number]; value: EntryRecord; indexes: { byRevision: [string, number] } };
-  calls: { key: [string, number]; value: { sessionId: string; seq: number } };
+  calls: { key: [string, number]; value: CallRecord };
+  callBodies: { key: [string, number]; value: CallBodyRecord };
   inflight: { key: string; value: InflightRecord };
 }
 
@@ -119,6 +128,7 @@ async function upgrade(db: PlaygroundDatabase, oldVersion: number, tx: UpgradeTx
     const entries = db.createObjectStore(ENTRIES, { keyPath: ["sessionId", "seq"] });
     entries.createIndex(BY_REVISION, ["sessionId", "rev"]);
     db.createObjectStore(CALLS, { keyPath: ["sessionId", "seq"] });
+    db.createObjectStore(CALL_BODIES, { keyPath: ["sessionId", "seq"] });
     if (oldVersion >= 1) await migrateMessagesToEntries(db, tx);
   }
 }

@@ -1,6 +1,13 @@
 import { contentText } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "../messages/entries.ts";
-import type { EntryRecord, InflightRecord, SessionMeta } from "./records.ts";
+import type {
+  CallBodyRecord,
+  CallRecord,
+  EntryRecord,
+  InflightRecord,
+  NewCall,
+  SessionMeta,
+} from "./records.ts";
 
 /** A session read back from storage, with what had to be skipped and why. */
 export interface LoadedSession {
@@ -115,6 +122,11 @@ export interface SessionStore {
     },
   ): Promise<WriteResult>;
   updateMeta(id: string, patch: MetaPatch): Promise<SessionMeta>;
+  /** Record a model call (summary and body in one transaction); calls are never changed afterwards. */
+  appendCall(id: string, call: NewCall): Promise<{ call: CallRecord; meta: SessionMeta }>;
+  /** The summaries of a session's calls, in order (bodies are read one at a time). */
+  listCalls(id: string): Promise<{ calls: CallRecord[]; warnings: string[] }>;
+  readCallBody(id: string, seq: number): Promise<CallBodyRecord | undefined>;
   deleteSession(id: string): Promise<void>;
   saveInflight(id: string, message: InflightRecord["message"], tabId?: string): Promise<void>;
   /** The reply that was streaming when its page went away, if one is stored. */
@@ -158,6 +170,16 @@ export function metaAfterWrite(
     messageCount: meta.messageCount + appended.length,
     revision: meta.revision + 1,
     leafId: leafId !== undefined ? leafId : (appended.at(-1)?.id ?? meta.leafId),
+    updatedAt: now,
+  };
+}
+
+/** A session's metadata after a call was recorded: the next call number and the bytes kept. */
+export function metaAfterCall(meta: SessionMeta, bytes: number, now: number): SessionMeta {
+  return {
+    ...meta,
+    nextCallSeq: (meta.nextCallSeq ?? 0) + 1,
+    callBytes: (meta.callBytes ?? 0) + bytes,
     updatedAt: now,
   };
 }

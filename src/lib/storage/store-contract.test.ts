@@ -6,7 +6,7 @@ import { chainEntries, type SessionEntry } from "../messages/entries.ts";
 import { createNotification, createUserMessage } from "../messages/factories.ts";
 import { IdbSessionStore } from "./idb-store.ts";
 import { MemorySessionStore } from "./memory-store.ts";
-import { SCHEMA_VERSION, type SessionMeta } from "./records.ts";
+import { SCHEMA_VERSION, type NewCall, type SessionMeta } from "./records.ts";
 import { NEW_SESSION_TITLE, StorageError, type SessionStore } from "./session-store.ts";
 import { failNextIdbPut } from "./test-faults.ts";
 
@@ -228,4 +228,61 @@ describe.each(harnesses)("the %s store", (_name, make) => {
       message: expect.stringContaining("gone"),
     });
   });
+
+  it("records model calls in order, summaries apart from bodies, and deletes them with the session", async () => {
+    const { store } = await setup();
+    await store.createSession(meta("a"), chainEntries([system], null));
+    const first = await store.appendCall("a", call("c1", 3));
+    const second = await store.appendCall("a", call("c2", 5));
+    expect([first.call.seq, second.call.seq]).toEqual([0, 1]);
+    expect(second.meta.nextCallSeq).toBe(2);
+    expect(second.meta.callBytes).toBe(2 * 40);
+    // Recording a call is not a change of the transcript: other tabs' revision comparison ignores it.
+    expect(second.meta.revision).toBe(1);
+    const { calls } = await store.listCalls("a");
+    expect(calls.map((recorded) => [recorded.id, recorded.messageCount])).toEqual([
+      ["c1", 3],
+      ["c2", 5],
+    ]);
+    expect(calls[0]).not.toHaveProperty("messages");
+    expect(await store.readCallBody("a", 1)).toMatchObject({
+      seq: 1,
+      sources: ["e1"],
+      messages: { kept: "all" },
+    });
+    await store.deleteSession("a");
+    expect((await store.listCalls("a")).calls).toEqual([]);
+    expect(await store.readCallBody("a", 0)).toBeUndefined();
+  });
 });
+
+function call(id: string, messageCount: number): NewCall {
+  const usage = {
+    input: 1,
+    output: 1,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 2,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+  return {
+    summary: {
+      id,
+      startedAt: 1,
+      provider: "mirror",
+      modelId: "mirror",
+      api: "mirror",
+      options: { reasoning: "low" },
+      messageCount,
+      leafId: null,
+      outcome: { stopReason: "stop", usage },
+      timing: { durationMs: 5 },
+      capture: { messages: "all", payload: "none" },
+    },
+    body: {
+      messages: { kept: "all", value: [createUserMessage("hi", 1)], bytes: 40 },
+      sources: ["e1"],
+      payload: { kept: "none", bytes: 0, reason: "not captured" },
+    },
+  };
+}
