@@ -22,6 +22,8 @@ import type { ApprovalDecision } from "./approvals.ts";
 import type { MessageQueues, RunQueue } from "./message-queues.svelte.ts";
 import type { ProxyToken } from "./proxy-stream.ts";
 import { Replica } from "./replica.svelte.ts";
+import { CallLog } from "./calls/call-log.svelte.ts";
+import { CallRecorder } from "./calls/call-recorder.ts";
 import { RunController, type Delivery, type LastRequest } from "./run-controller.svelte.ts";
 import { SessionSettingsState } from "./session-settings.svelte.ts";
 import { defaultSettings, type SessionSettings } from "./session-settings.ts";
@@ -78,6 +80,9 @@ export class ChatSession {
   readonly #settings: SessionSettingsState;
   readonly #replica: Replica;
   readonly #runs: RunController;
+  readonly #recorder: CallRecorder;
+  /** The model calls of this session, read when someone looks. */
+  readonly calls: CallLog;
   #meta = $state.raw<SessionMeta>() as SessionMeta;
   #storage = $state.raw<WriterStatus>({ unsaved: 0, error: undefined });
   #closed = false;
@@ -143,6 +148,23 @@ export class ChatSession {
       writer: this.#writer,
       adoptMeta: (next) => this.adoptMeta(next),
     });
+    this.calls = new CallLog(deps.store, meta.id);
+    this.#recorder = new CallRecorder({
+      store: deps.store,
+      sessionId: meta.id,
+      keptBytes: () => this.#meta.callBytes ?? 0,
+      recorded: (call, next) => {
+        this.calls.added(call);
+        this.#metaStored(next, { broadcast: "meta" });
+      },
+      failed: (error) =>
+        deps.notices.post({
+          key: `calls:${meta.id}`,
+          severity: "warning",
+          source: "storage",
+          text: `A model call could not be recorded (the chat is not affected): ${error.message}`,
+        }),
+    });
     this.#runs = new RunController({
       sessionId: meta.id,
       store: deps.store,
@@ -156,6 +178,7 @@ export class ChatSession {
       settings: this.#settings,
       writer: this.#writer,
       replica: this.#replica,
+      recorder: this.#recorder,
       lock,
     });
   }
@@ -340,8 +363,11 @@ export class ChatSession {
   /** Another tab changed this session's settings or title. */
   adoptMeta(meta: SessionMeta): void {
     if (this.#closed) return;
+    const newCalls = (meta.nextCallSeq ?? 0) > (this.#meta.nextCallSeq ?? 0);
     this.#meta = meta;
     this.#settings.adopt(meta.settings);
+    // Another tab recorded calls: a calls view that is open reads them.
+    if (newCalls && this.calls.state === "ready") void this.calls.load({ again: true });
   }
 
   setRunningElsewhere(running: boolean): void {

@@ -283,4 +283,38 @@ describe("ChatSession", () => {
     await b.applyRemoteWrite(a.meta);
     expect(since).not.toHaveBeenCalled();
   });
+
+  it("records every model call where it is made: the messages exactly as sent, their facts, outcome and timing", async () => {
+    const { store, tab } = world();
+    const session = await ChatSession.create(tab("a"));
+    await session.inject({ role: "notification", text: "hidden from the model", timestamp: 1 }, "append");
+    await session.send("first");
+    await session.send("second");
+    await vi.waitFor(async () => expect((await store.listCalls(session.id)).calls).toHaveLength(2));
+    await session.calls.load();
+    const [first, second] = session.calls.calls;
+    expect(first).toMatchObject({
+      provider: "mirror",
+      modelId: "mirror",
+      messageCount: 2,
+      outcome: { stopReason: "stop", usage: { input: 1, output: 1 } },
+      replyEntryId: expect.any(String),
+      capture: { messages: "all" },
+    });
+    expect(first?.timing.durationMs).toBeGreaterThanOrEqual(0);
+    expect(first?.timing.firstTokenMs).toBeGreaterThanOrEqual(0);
+    const body = await session.calls.body(second?.seq ?? -1);
+    if (body?.messages.kept !== "all") throw new Error("the messages were not kept");
+    // Exactly what the proxy received, traced to the facts that produced each message.
+    expect(body.messages.value.map((message) => ({ role: message.role, text: text(message) }))).toEqual(
+      requests[1],
+    );
+    expect(body.sources).toHaveLength(4);
+    expect(body.sources.every((source) => typeof source === "string")).toBe(true);
+    // The reply of the first call is the fact whose entry the first call names.
+    expect(session.calls.forReply(first?.replyEntryId ?? "")).toBe(first);
+    const replyIndex = session.facts.findIndex((fact) => fact.role === "assistant");
+    expect(body.sources[2]).toBe(first?.replyEntryId);
+    expect(replyIndex).toBe(3);
+  });
 });

@@ -7,8 +7,29 @@ export interface RecordedRequest {
   messages: readonly Message[];
   provider: string;
   modelId: string;
+  api: string;
   reasoning: string | undefined;
+  /** The serializable options the proxy receives (what `streamProxy` puts in the request body). */
+  options: Record<string, unknown>;
   at: number;
+}
+
+/** What goes to the proxy of the stream options: the serializable ones, as `streamProxy` sends them. */
+const SENT_OPTIONS = [
+  "temperature",
+  "maxTokens",
+  "reasoning",
+  "cacheRetention",
+  "sessionId",
+  "thinkingBudgets",
+  "transport",
+  "maxRetryDelayMs",
+] as const;
+
+function sentOptions(options: Record<string, unknown> | undefined): Record<string, unknown> {
+  const sent: Record<string, unknown> = {};
+  for (const key of SENT_OPTIONS) if (options?.[key] !== undefined) sent[key] = options[key];
+  return sent;
 }
 
 /**
@@ -44,7 +65,8 @@ export class ProxyToken {
 export interface ProxyStreamOptions {
   proxyUrl: string;
   token: ProxyToken;
-  onRequest: (request: RecordedRequest) => void;
+  /** Called as each request leaves; returns an id for the call, which the proxy files its payload under. */
+  onRequest: (request: RecordedRequest) => string | void;
 }
 
 /**
@@ -61,14 +83,22 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
       // The proxy will answer 401 and the chat shows it with Retry.
       authToken = "";
     }
-    options.onRequest({
+    const callId = options.onRequest({
       messages: context.messages.slice(),
       provider: model.provider,
       modelId: model.id,
+      api: model.api,
       reasoning: streamOptions?.reasoning,
+      options: sentOptions(streamOptions as Record<string, unknown> | undefined),
       at: Date.now(),
     });
-    const stream = streamProxy(model, context, { ...streamOptions, proxyUrl: options.proxyUrl, authToken });
+    const metadata = callId ? { ...streamOptions?.metadata, callId } : streamOptions?.metadata;
+    const stream = streamProxy(model, context, {
+      ...streamOptions,
+      ...(metadata ? { metadata } : {}),
+      proxyUrl: options.proxyUrl,
+      authToken,
+    });
     void stream.result().then((message) => {
       if (message.stopReason === "error" && /proxy token/i.test(message.errorMessage ?? ""))
         options.token.invalidate();

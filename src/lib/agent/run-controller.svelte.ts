@@ -1,5 +1,7 @@
 import { Agent, type AgentEvent, type AgentMessage } from "@earendil-works/pi-agent-core";
-import type { AssistantMessage } from "@earendil-works/pi-ai";
+import type { AssistantMessage, Message } from "@earendil-works/pi-ai";
+import { projectModelView } from "../model-view/project.ts";
+import type { CallRecorder } from "./calls/call-recorder.ts";
 import { convertToLlm } from "../messages/convert.ts";
 import { createUserMessage } from "../messages/factories.ts";
 import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
@@ -41,6 +43,7 @@ export interface RunHost {
   settings: SessionSettingsState;
   writer: SessionWriter;
   replica: Replica;
+  recorder: CallRecorder;
   lock: TabLock;
 }
 
@@ -77,7 +80,7 @@ export class RunController {
     });
     this.#approvals = new ToolApprovals({
       requiresApproval: (toolName) => settings.current.toolApprovals[toolName] === true,
-      record: (request) => transcript.append([request]),
+      record: (request) => void transcript.append([request]),
       settle: (request, outcome) => void transcript.replaceFact(request, outcome),
     });
     this.#agent = new Agent({
@@ -94,6 +97,7 @@ export class RunController {
         token: host.token,
         onRequest: (request) => {
           this.#lastRequest = { request, factCount: transcript.facts.length };
+          return host.recorder.begin(request, this.#sourcesOf(request.messages), transcript.leafId);
         },
       }),
       beforeToolCall: this.#approvals.gate,
@@ -130,6 +134,22 @@ export class RunController {
 
   isWaitingFor(toolCallId: string | undefined): boolean {
     return this.#approvals.isWaiting(toolCallId);
+  }
+
+  /**
+   * The fact behind each message of a request, by identity: the transcript's messages reach the request
+   * as the very objects the model view holds (convertToLlm passes messages through or reuses its cached
+   * conversions), so each sent message is found in the model view and traced to its fact's entry.
+   */
+  #sourcesOf(messages: readonly Message[]): (string | null)[] {
+    const { transcript, settings } = this.#host;
+    const view = projectModelView(transcript.facts, settings.current.context);
+    const factOf = new Map<Message, number>();
+    view.messages.forEach((message, index) => factOf.set(message, view.sourceOf[index] ?? -1));
+    return messages.map((message) => {
+      const fact = factOf.get(message);
+      return fact === undefined || fact < 0 ? null : (transcript.entryIdAt(fact) ?? null);
+    });
   }
 
   /** The model record for the session's model: the catalog's, or a stand-in until it has loaded. */
@@ -203,7 +223,7 @@ export class RunController {
           this.#notice("A run is active: inject with Steer or Follow-up, or wait for it to finish.");
           return;
         }
-        await this.whileIdle(() => this.#host.transcript.append([message]));
+        await this.whileIdle(() => void this.#host.transcript.append([message]));
         return;
       case "appendAndRun":
         if (this.#running) {
@@ -233,7 +253,7 @@ export class RunController {
       this.#heldBash.push(message);
       return;
     }
-    await this.whileIdle(() => this.#host.transcript.append([message]));
+    await this.whileIdle(() => void this.#host.transcript.append([message]));
   }
 
   /** Decide an approval request. A gated tool call waiting on it continues (or is blocked) at once. */
@@ -405,15 +425,20 @@ export class RunController {
         if (event.message.role === "assistant") this.#reply.start(event.message);
         return;
       case "message_update":
-        if (event.message.role === "assistant") this.#reply.update(event.message);
+        if (event.message.role === "assistant") {
+          this.#reply.update(event.message);
+          this.#host.recorder.token();
+        }
         return;
-      case "message_end":
+      case "message_end": {
+        const [entry] = this.#host.transcript.append([event.message]);
         if (event.message.role === "assistant") {
           this.#reply.stop();
           this.#host.replica.replyFinal();
+          this.#host.recorder.end(event.message, entry?.id);
         }
-        this.#host.transcript.append([event.message]);
         return;
+      }
       default:
         return;
     }

@@ -67,15 +67,16 @@ export class Transcript {
     if (this.#agent) this.#agent.state.messages = this.context();
   }
 
-  /** New facts at the end of the path, each the child of the one before. */
-  append(messages: readonly AgentMessage[]): void {
-    if (messages.length === 0) return;
+  /** New facts at the end of the path, each the child of the one before; returns their entries. */
+  append(messages: readonly AgentMessage[]): readonly SessionEntry[] {
+    if (messages.length === 0) return [];
     const entries = chainEntries(messages, this.#leafId, (id) => this.#byId.has(id));
     for (const entry of entries) this.#byId.set(entry.id, entry);
     this.#factIds = [...this.#factIds, ...entries.map((entry) => entry.id)];
     this.#facts = [...this.#facts, ...messages];
     this.#leafId = entries.at(-1)?.id ?? this.#leafId;
     this.#sink?.append(entries);
+    return entries;
   }
 
   /** Replace the fact at `index` with a new version (facts are never changed in place). */

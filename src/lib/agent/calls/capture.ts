@@ -1,0 +1,45 @@
+import type { Captured } from "../../storage/records.ts";
+
+/**
+ * Limits on what is kept of each model call. A request carries the whole context, so a long session sends
+ * the same facts again and again: each part of a call (its messages, its payload) is kept up to a size,
+ * and each session up to a budget, past which calls keep their summary only. Every cut is visible.
+ */
+export const CALL_PART_LIMIT_BYTES = 2 * 1024 * 1024;
+export const SESSION_CALL_BUDGET_BYTES = 64 * 1024 * 1024;
+
+/** Keep `value` whole, cut at `limit` bytes of its JSON, or not at all when the session's budget is used up. */
+export function capture<T>(value: T, limit: number, budgetLeft: number): Captured<T> {
+  let json: string;
+  try {
+    json = JSON.stringify(value) ?? "null";
+  } catch (error) {
+    return {
+      kept: "none",
+      bytes: 0,
+      reason: `it could not be written as JSON (${(error as Error).message})`,
+    };
+  }
+  const bytes = json.length;
+  if (budgetLeft <= 0)
+    return {
+      kept: "none",
+      bytes,
+      reason: `this session's budget of ${formatMegabytes(SESSION_CALL_BUDGET_BYTES)} for recorded calls is used up`,
+    };
+  const room = Math.min(limit, budgetLeft);
+  if (bytes <= room) return { kept: "all", value, bytes };
+  return { kept: "truncated", text: json.slice(0, room), bytes };
+}
+
+export function formatMegabytes(bytes: number): string {
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+}
+
+/** "truncated at 2,097,152 bytes of 3,410,000" — the marker shown wherever a cut part is. */
+export function truncationNote(part: Captured<unknown>): string | undefined {
+  if (part.kept === "truncated")
+    return `truncated at ${part.text.length.toLocaleString("en-US")} bytes of ${part.bytes.toLocaleString("en-US")}`;
+  if (part.kept === "none") return `not kept: ${part.reason}`;
+  return undefined;
+}
