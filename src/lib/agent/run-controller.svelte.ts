@@ -1,7 +1,7 @@
 import { Agent, type AgentEvent, type AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Message } from "@earendil-works/pi-ai";
 import { projectModelView } from "../model-view/project.ts";
-import type { CallRecorder } from "./calls/call-recorder.ts";
+import type { CallRecorder } from "./recording/call-recorder.ts";
 import { convertToLlm } from "../messages/convert.ts";
 import { createUserMessage } from "../messages/factories.ts";
 import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
@@ -144,6 +144,8 @@ export class RunController {
   #sourcesOf(messages: readonly Message[]): (string | null)[] {
     const { transcript, settings } = this.#host;
     const view = projectModelView(transcript.facts, settings.current.context);
+    // A lookup for this one call, not state.
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity
     const factOf = new Map<Message, number>();
     view.messages.forEach((message, index) => factOf.set(message, view.sourceOf[index] ?? -1));
     return messages.map((message) => {
