@@ -2,11 +2,8 @@ import type { ModelView } from "../model-view/project.ts";
 
 export type Selection = { side: "fact" | "model"; index: number } | undefined;
 
-/** A request to bring one row of a list into view; the nonce makes a repeated request count again. */
-export interface Reveal {
-  index: number;
-  nonce: number;
-}
+export type { Reveal } from "../ui/reveal.ts";
+import type { Reveal } from "../ui/reveal.ts";
 
 /**
  * Which fact or model message is selected, and its counterpart on the other side through the model
