@@ -62,4 +62,23 @@ export default ts.config(
       ],
     },
   },
+  {
+    // Code both sides use: free of the browser and of Node, and importing neither side.
+    files: ["src/shared/**"],
+    ignores: ["src/shared/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/server/**", "**/lib/**", "*.svelte"],
+              message: "Shared code imports neither side.",
+            },
+            { group: ["node:*"], message: "Shared code must run in the browser too." },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -3,13 +3,13 @@ import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
 import type { SessionResponse } from "../shared/api-types.ts";
-import { zeroUsage } from "../shared/usage.ts";
-import { HttpError, readBody, sendError, sendJson } from "./http-utils.ts";
+import { HttpError } from "../shared/http-error.ts";
+import { readBody, sendError, sendJson } from "./http-utils.ts";
 import type { ModelRegistry } from "./model-registry.ts";
-import { isTerminal, toProxyEvent } from "./proxy-events.ts";
+import { describeAbort, proxyError, proxyEventStream, type ProxyErrorEvent } from "../shared/proxy-events.ts";
 import { SseWriter } from "./sse-writer.ts";
 import { checkToken, createOriginGuard } from "./request-guard.ts";
-import { parseStreamRequest } from "./stream-request.ts";
+import { parseStreamRequest } from "../shared/stream-request.ts";
 import { describeUpstreamError } from "./upstream-errors.ts";
 import { displayUrl } from "./redact.ts";
 
@@ -128,8 +128,6 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
           ? { ...event, errorMessage: options.registry.redact(event.errorMessage) }
           : event,
       );
-    const fail = (reason: "error" | "aborted", errorMessage: string) =>
-      write({ type: "error", reason, errorMessage, usage: zeroUsage() });
 
     const keepAlive = setInterval(() => writer.comment("keepalive"), options.keepAliveMs);
     let stalled = false;
@@ -151,7 +149,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     try {
       const missing = await options.registry.missingCredentials(model.provider);
       if (missing) {
-        await fail("error", missing);
+        await write(proxyError(missing));
         return;
       }
       armIdleTimer();
@@ -160,31 +158,26 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
         { messages: request.messages },
         { ...request.options, signal: upstream.signal },
       );
-      let sawTerminal = false;
-      for await (const event of events) {
+      const idle = `The provider sent nothing for ${Math.round(options.upstreamIdleTimeoutMs / 1000)} s, so the proxy gave up on it.`;
+      const describe = (event: ProxyErrorEvent): ProxyErrorEvent =>
+        stalled
+          ? { ...event, reason: "error", errorMessage: idle }
+          : event.reason === "aborted"
+            ? describeAbort(event)
+            : {
+                ...event,
+                errorMessage: describeUpstreamError(
+                  event.errorMessage,
+                  model.provider,
+                  displayUrl(model.baseUrl),
+                ),
+              };
+      for await (const proxyEvent of proxyEventStream(events, describe)) {
         armIdleTimer();
-        let proxyEvent = toProxyEvent(event);
-        if (proxyEvent.type === "error") {
-          const idle = `The provider sent nothing for ${Math.round(options.upstreamIdleTimeoutMs / 1000)} s, so the proxy gave up on it.`;
-          proxyEvent = {
-            ...proxyEvent,
-            reason: stalled ? "error" : proxyEvent.reason,
-            errorMessage: stalled
-              ? idle
-              : proxyEvent.reason === "aborted"
-                ? (proxyEvent.errorMessage ?? "Request was aborted")
-                : describeUpstreamError(proxyEvent.errorMessage, model.provider, displayUrl(model.baseUrl)),
-          };
-        }
         await write(proxyEvent);
-        if (isTerminal(proxyEvent)) {
-          sawTerminal = true;
-          break;
-        }
       }
-      if (!sawTerminal) await fail("error", "The provider's stream ended without a final event.");
     } catch (error) {
-      await fail("error", `The proxy failed while streaming: ${(error as Error).message}`);
+      await write(proxyError(`The proxy failed while streaming: ${(error as Error).message}`));
     } finally {
       finished = true;
       clearInterval(keepAlive);

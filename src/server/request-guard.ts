@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { HttpError } from "./http-utils.ts";
+import { HttpError } from "../shared/http-error.ts";
 
 /**
  * Who may drive the proxy. A page from another origin must not be able to spend the server's keys, so:
