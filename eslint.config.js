@@ -8,6 +8,7 @@ export default ts.config(
   {
     ignores: [
       "dist/",
+      "dist-proxy/",
       "node_modules/",
       "test-results/",
       "playwright-report/",

@@ -1,7 +1,8 @@
 /// <reference types="vitest/config" />
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { defineConfig } from "vite";
-import { listenAddress, playgroundApi, serverOptions } from "./src/server/vite-plugin.ts";
+import { listenAddress } from "./src/server/proxy-config.ts";
+import { playgroundApi, serverOptions } from "./src/server/vite-plugin.ts";
 
 const { host, port } = listenAddress(process.env);
 const shared = serverOptions(host, process.env);
