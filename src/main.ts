@@ -6,14 +6,22 @@ import { Workspace } from "./lib/sessions/workspace.svelte.ts";
 const target = document.getElementById("app");
 if (!target) throw new Error("The page has no #app element.");
 
-try {
-  const workspace = await Workspace.start(window.location.origin);
-  window.addEventListener("pagehide", () => workspace.onPageHide());
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "hidden") workspace.onPageHide();
-  });
-  mount(App, { target, props: { workspace } });
-} catch (error) {
-  target.textContent = `The playground could not start: ${(error as Error).message}`;
+if (window.top !== window.self) {
+  // A static host may not send the headers that forbid framing; a framed playground could be clicked
+  // through by the framing site (sending, approving, spending a connected proxy's keys), so it does not start.
+  target.textContent = "The playground does not run inside a frame: open it in its own tab.";
   target.setAttribute("role", "alert");
+} else {
+  try {
+    // The directory the page is served from: the app may live under any path of a static host.
+    const workspace = await Workspace.start(new URL(".", window.location.href).href.replace(/\/$/, ""));
+    window.addEventListener("pagehide", () => workspace.onPageHide());
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "hidden") workspace.onPageHide();
+    });
+    mount(App, { target, props: { workspace } });
+  } catch (error) {
+    target.textContent = `The playground could not start: ${(error as Error).message}`;
+    target.setAttribute("role", "alert");
+  }
 }

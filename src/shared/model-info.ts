@@ -6,7 +6,7 @@ import {
   type Provider,
 } from "@earendil-works/pi-ai";
 import type { ModelInfo } from "./api-types.ts";
-import { MIRROR_PROVIDER_ID } from "./mirror/mirror-provider.ts";
+import { MIRROR_PROVIDER_ID } from "./mirror/mirror-id.ts";
 
 /** The provider id of the local OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp). */
 export const LOCAL_PROVIDER_ID = "local";

@@ -30,15 +30,14 @@ import { decided, type ApprovalDecision } from "./approvals.ts";
 import { StreamingReply } from "./streaming-reply.svelte.ts";
 import { ToolApprovals } from "./tool-approvals.svelte.ts";
 import { MessageQueues, type RunQueue } from "./message-queues.svelte.ts";
-import { createProxyStreamFn, type ProxyToken, type RecordedRequest } from "./proxy-stream.ts";
+import { createProxyStreamFn, type RecordedRequest, type StreamRouter } from "./proxy-stream.ts";
 import { DEMO_TOOLS } from "./tools/demo-tools.ts";
 
 /** What every session needs from the app around it. */
 export interface SessionDeps {
   store: SessionStore;
   catalog: ModelCatalog;
-  proxyUrl: string;
-  token: ProxyToken;
+  router: StreamRouter;
   channel: TabChannel;
   locks: SessionLocks;
   /** This page's id: marks the reply it streams, so other tabs know whose it is. */
@@ -184,8 +183,7 @@ export class ChatSession {
       transformContext: async (messages) =>
         transformContext(messages, this.#settings.context.applyCompaction),
       streamFn: createProxyStreamFn({
-        proxyUrl: deps.proxyUrl,
-        token: deps.token,
+        router: deps.router,
         onRequest: (request) => {
           this.#lastRequest = { request, factCount: this.#agent.state.messages.length };
         },

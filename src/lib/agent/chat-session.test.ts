@@ -6,7 +6,7 @@ import { MemorySessionStore } from "../storage/memory-store.ts";
 import { StorageError } from "../storage/session-store.ts";
 import { SessionLocks, TabChannel } from "../storage/tab-sync.ts";
 import { ChatSession, type SessionDeps } from "./chat-session.svelte.ts";
-import { ProxyToken } from "./proxy-stream.ts";
+import type { StreamRouter } from "./proxy-stream.ts";
 
 /**
  * The session runtime with its real Agent, storage and locks, in memory: the proxy answers every
@@ -32,7 +32,6 @@ beforeEach(() => {
   replies = 0;
   vi.stubGlobal("fetch", async (input: string | URL | Request) => {
     const url = String(input instanceof Request ? input.url : input);
-    if (url.endsWith("/api/session")) return Response.json({ token: "t", maxBodyBytes: 1_000_000 });
     replies++;
     return sse([
       { type: "start" },
@@ -46,6 +45,11 @@ beforeEach(() => {
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** Every request goes to the (stubbed) proxy with its token. */
+const router: StreamRouter = {
+  route: async () => ({ proxyUrl: "http://proxy.test", authToken: "t", settled: () => undefined }),
+};
+
 let channelCount = 0;
 
 function world() {
@@ -55,8 +59,7 @@ function world() {
   const tab = (tabId: string): SessionDeps => ({
     store,
     catalog: new ModelCatalog(),
-    proxyUrl: "http://proxy.test",
-    token: new ProxyToken("http://proxy.test"),
+    router,
     channel: new TabChannel(channelName),
     locks: new SessionLocks(locks.asLockManager()),
     tabId,

@@ -7,7 +7,7 @@ import {
 } from "../agent/chat-session.svelte.ts";
 import { createBranchSummary } from "../messages/factories.ts";
 import type { ExportKind, ParsedImport } from "./export-format.ts";
-import { ProxyToken } from "../agent/proxy-stream.ts";
+import { ProxyConnection } from "../connection/proxy-connection.svelte.ts";
 import { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { IdbSessionStore } from "../storage/idb-store.ts";
 import type { SessionMeta } from "../storage/records.ts";
@@ -34,6 +34,7 @@ export interface PendingDelete {
  */
 export class Workspace {
   readonly catalog = new ModelCatalog();
+  readonly connection: ProxyConnection;
   readonly #deps: SessionDeps;
   readonly #channel: TabChannel;
 
@@ -49,11 +50,11 @@ export class Workspace {
 
   private constructor(origin: string, store: SessionStore, storageWarning: string | undefined) {
     this.#channel = new TabChannel();
+    this.connection = ProxyConnection.forPage(origin);
     this.#deps = {
       store,
       catalog: this.catalog,
-      proxyUrl: origin,
-      token: new ProxyToken(origin),
+      router: this.connection,
       channel: this.#channel,
       locks: new SessionLocks(),
       tabId: crypto.randomUUID(),
@@ -76,7 +77,9 @@ export class Workspace {
       warning = `Sessions are kept in memory only and will be lost on reload: ${(error as Error).message}`;
     }
     const workspace = new Workspace(origin, store, warning);
-    const catalogLoaded = workspace.catalog.load(origin).then(() => workspace.#current?.refreshModel());
+    const catalogLoaded = workspace.connection.watch(() =>
+      workspace.catalog.load(workspace.connection).then(() => workspace.#current?.refreshModel()),
+    );
     await workspace.refreshList();
     const requested = readCurrentId();
     const known = workspace.#sessions.find((meta) => meta.id === requested) ?? workspace.#sessions[0];
