@@ -30,8 +30,7 @@ let replies = 0;
 
 beforeEach(() => {
   replies = 0;
-  vi.stubGlobal("fetch", async (input: string | URL | Request) => {
-    const url = String(input instanceof Request ? input.url : input);
+  vi.stubGlobal("fetch", async () => {
     replies++;
     return sse([
       { type: "start" },

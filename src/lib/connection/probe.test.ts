@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { probeOwnServer } from "./probe.ts";
+import { lostProblem, probeOwnServer } from "./probe.ts";
 import { probeRemote } from "./remote-probe.ts";
 
 const settings = { url: "http://127.0.0.1:4180", token: "the-proxy-token-0123456789" };
@@ -81,5 +81,28 @@ describe("probeRemote", () => {
       expect(result.problem.message).toMatch(
         /answered 404 to \/api\/session: it is not a pi playground proxy/,
       );
+  });
+});
+
+describe("lostProblem", () => {
+  const at = new Date(2026, 0, 2, 14, 5).getTime();
+
+  it("says which proxy stopped, when, why if known, and that the offline models carry on", () => {
+    const lost = lostProblem(
+      "The proxy at http://127.0.0.1:4180",
+      { kind: "unreachable", message: "Nothing answers there." },
+      at,
+    );
+    expect(lost.kind).toBe("lost");
+    expect(lost.message).toMatch(
+      /^The proxy at http:\/\/127\.0\.0\.1:4180 stopped answering at (14:05|02:05 PM)\. Nothing answers there\. Meanwhile the offline Mirror models run in this page\.$/,
+    );
+  });
+
+  it("keeps a refused token a token problem, and asks for a restart of the page's own server", () => {
+    expect(lostProblem("x", { kind: "bad-token", message: "Refused." }, at).kind).toBe("bad-token");
+    expect(lostProblem("This page's server", { kind: "none", message: "generic" }, at).message).toContain(
+      "Start it again, then choose Reconnect.",
+    );
   });
 });

@@ -56,8 +56,8 @@ export async function readJson(response: Response): Promise<Record<string, unkno
  * A proxy that answered before and no longer does (or now refuses the token): what happened, when, and
  * that the offline models carry on in the page.
  */
-export function lostProblem(where: string, cause: ConnectionProblem, at: Date): ConnectionProblem {
-  const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+export function lostProblem(where: string, cause: ConnectionProblem, at: number): ConnectionProblem {
+  const time = new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   const detail = cause.kind === "none" ? "Start it again, then choose Reconnect." : cause.message;
   return {
     kind: cause.kind === "bad-token" ? "bad-token" : "lost",

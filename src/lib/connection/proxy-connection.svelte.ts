@@ -58,7 +58,7 @@ export class ProxyConnection implements StreamRouter {
   #started = false;
   #checkId = 0;
   #rechecking: Promise<void> | undefined;
-  readonly #listeners = new Set<() => unknown>();
+  readonly #listeners: (() => unknown)[] = [];
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
@@ -104,7 +104,7 @@ export class ProxyConnection implements StreamRouter {
 
   /** Run `listener` once the first look is done, and again whenever requests start going elsewhere. */
   watch(listener: () => unknown): Promise<void> {
-    this.#listeners.add(listener);
+    this.#listeners.push(listener);
     return this.#ready.then(async () => {
       await listener();
     });
@@ -222,7 +222,7 @@ export class ProxyConnection implements StreamRouter {
           return;
         }
         const where = endpoint.kind === "own" ? "This page's server" : `The proxy at ${endpoint.url}`;
-        this.#use(undefined, lostProblem(where, result.problem, new Date()));
+        this.#use(undefined, lostProblem(where, result.problem, Date.now()));
       })
       .finally(() => {
         this.#rechecking = undefined;
