@@ -33,7 +33,9 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: "runtime", test: /node_modules[\\/](?!marked|dompurify)/, tags: ["$initial"] },
-            { name: "app", test: /[\\/]src[\\/]/, tags: ["$initial"] },
+            // The entry stays out: its top-level await would hold this chunk unevaluated, and a chunk
+            // loaded meanwhile (the in-memory store, the offline models) that imports it would wait forever.
+            { name: "app", test: /[\\/]src[\\/](?!main\.ts$)/, tags: ["$initial"] },
           ],
         },
       },
