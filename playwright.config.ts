@@ -1,9 +1,18 @@
 import { defineConfig } from "@playwright/test";
+import {
+  FAKE_OPENAI_KEY,
+  FIXTURE_PORT,
+  OTHER_STATIC_PORT,
+  PORT,
+  PROXY_PORT,
+  PROXY_TOKEN,
+  STATIC_BASE,
+  STATIC_PORT,
+} from "./e2e/ports.ts";
 import { CHROMIUM_ARGS, findChromium } from "./scripts/chromium-path.mjs";
 
-const PORT = Number(process.env.E2E_PORT) || 4317;
-const FIXTURE_PORT = Number(process.env.E2E_FIXTURE_PORT) || 4318;
 const executablePath = await findChromium();
+const FIXTURE = `http://127.0.0.1:${FIXTURE_PORT}/v1`;
 
 export default defineConfig({
   testDir: "e2e",
@@ -19,6 +28,7 @@ export default defineConfig({
     launchOptions: { args: CHROMIUM_ARGS, ...(executablePath ? { executablePath } : {}) },
     trace: "retain-on-failure",
   },
+  // Started one after the other: the static server serves what the second one built.
   webServer: [
     {
       command: `node e2e/fixtures/openai-fixture-server.mjs ${FIXTURE_PORT}`,
@@ -34,11 +44,32 @@ export default defineConfig({
       timeout: 120_000,
       env: {
         HOST: "127.0.0.1",
-        LOCAL_OPENAI_BASE_URL: `http://127.0.0.1:${FIXTURE_PORT}/v1`,
+        LOCAL_OPENAI_BASE_URL: FIXTURE,
         LOCAL_OPENAI_NAME: "Loopback fixture",
         MAX_CONCURRENT_STREAMS: "4",
         // A fake key: lists OpenAI's models, and lets the tests check that no key ever reaches the page.
-        OPENAI_API_KEY: "sk-e2e-fake-key-never-leaves-the-server",
+        OPENAI_API_KEY: FAKE_OPENAI_KEY,
+      },
+    },
+    {
+      // The same build on a plain static server under a sub-path, as two origins: no API at all.
+      command: `node e2e/fixtures/static-server.mjs dist ${STATIC_BASE} ${STATIC_PORT} ${OTHER_STATIC_PORT}`,
+      url: `http://127.0.0.1:${STATIC_PORT}/__health`,
+      reuseExistingServer: false,
+    },
+    {
+      // The proxy alone, as its README asks to start it beside a static page.
+      command: "npm run proxy",
+      url: `http://127.0.0.1:${PROXY_PORT}/api/session`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(PROXY_PORT),
+        ALLOWED_ORIGINS: `http://127.0.0.1:${STATIC_PORT}`,
+        PROXY_TOKEN,
+        LOCAL_OPENAI_BASE_URL: FIXTURE,
+        LOCAL_OPENAI_NAME: "Loopback fixture",
+        OPENAI_API_KEY: FAKE_OPENAI_KEY,
       },
     },
   ],

@@ -1,12 +1,15 @@
 /// <reference types="vitest/config" />
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { defineConfig } from "vite";
-import { listenAddress, playgroundApi, serverOptions } from "./src/server/vite-plugin.ts";
+import { listenAddress } from "./src/server/proxy-config.ts";
+import { playgroundApi, serverOptions } from "./src/server/vite-plugin.ts";
 
 const { host, port } = listenAddress(process.env);
 const shared = serverOptions(host, process.env);
 
 export default defineConfig({
+  // Relative asset URLs: the built app runs from any static host under any path (GitHub Pages, a docs site).
+  base: "./",
   plugins: [svelte(), playgroundApi({ host })],
   server: { ...shared, port: port ?? 5173 },
   preview: { ...shared, port: port ?? 4173, strictPort: true },
@@ -24,9 +27,17 @@ export default defineConfig({
         defaultHandler(warning);
       },
       output: {
-        // The libraries every page needs load as one chunk rather than a handful of small ones that
-        // compress worse; Markdown's libraries stay apart, loaded with the first reply.
-        codeSplitting: { groups: [{ name: "runtime", test: /node_modules[\\/](?!marked|dompurify)/ }] },
+        // What every page needs loads as two chunks (the libraries, and the app's own code) rather than a
+        // handful of small ones that compress worse. Only what the entry imports statically: the offline
+        // models stay in their own chunk, loaded when no proxy is used, and Markdown comes with the first reply.
+        codeSplitting: {
+          groups: [
+            { name: "runtime", test: /node_modules[\\/](?!marked|dompurify)/, tags: ["$initial"] },
+            // The entry stays out: its top-level await would hold this chunk unevaluated, and a chunk
+            // loaded meanwhile (the in-memory store, the offline models) that imports it would wait forever.
+            { name: "app", test: /[\\/]src[\\/](?!main\.ts$)/, tags: ["$initial"] },
+          ],
+        },
       },
     },
   },

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: measures the playground against baselines taken in the same run, in headless Chromium
 // (and in Node for the proxy), prints a table and writes the figures to bench/results.json.
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -76,7 +76,11 @@ async function buildAll() {
 async function bundleSizes() {
   console.log("Bundle sizes…");
   const html = await readFile(join(root, "dist", "index.html"), "utf8");
-  const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]);
+  // Asset URLs are relative ("./assets/…"): the build runs under any path of a static host.
+  const assets = [...html.matchAll(/(?:src|href)="(?:\.\/|\/)(assets\/[^"]+\.(?:js|css))"/g)].map(
+    (match) => match[1],
+  );
+  if (!assets.some((asset) => asset.endsWith(".js"))) throw new Error("dist/index.html names no script.");
   let js = 0;
   let css = 0;
   for (const asset of assets) {
@@ -107,6 +111,13 @@ async function bundleSizes() {
     goal: "≤ 3× the floor",
   });
   record("bundle: initial CSS", "gzip", [css], "-", undefined, { unit: "kB" });
+  // Loaded only when no proxy is used: the offline models answered in the page.
+  const inPage = (await readdir(join(root, "dist", "assets"))).find((name) =>
+    /^in-page-proxy-.*\.js$/.test(name),
+  );
+  if (!inPage) throw new Error("The build has no in-page proxy chunk.");
+  const inPageSize = gzipSync(await readFile(join(root, "dist", "assets", inPage))).length / 1024;
+  record("bundle: offline models in the page (lazy)", "gzip", [inPageSize], "-", undefined, { unit: "kB" });
 }
 
 async function proxyBenchmarks() {

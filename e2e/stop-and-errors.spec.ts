@@ -26,8 +26,11 @@ test("Stop mid-stream keeps the partial reply and marks it aborted; Retry answer
 test.describe("when the proxy cannot be reached", () => {
   test.use({ allowConsoleErrors: ["net::ERR_CONNECTION_REFUSED", "Failed to load resource"] });
 
-  test("the error shows in the conversation and Retry works once it is back", async ({ page }) => {
+  test("a real model's error shows in the conversation and Retry works once it is back", async ({ page }) => {
     await openPlayground(page);
+    await page.getByRole("button", { name: /^Model:/ }).click();
+    await page.getByRole("combobox", { name: "Search models" }).fill("fixture-tools");
+    await page.getByRole("option", { name: /fixture-tools/ }).click();
     await page.route("**/api/stream", (route) => route.abort("connectionrefused"));
     await sendMessage(page, "hello");
     const failed = lastReply(page);
@@ -37,7 +40,19 @@ test.describe("when the proxy cannot be reached", () => {
     await page.unroute("**/api/stream");
     await failed.getByRole("button", { name: "Retry" }).click();
     await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop", { timeout: 15_000 });
-    await expect(lastReply(page)).toContainText("The last user message was");
+    await expect(lastReply(page)).toContainText("Fixture received");
+  });
+
+  test("an offline model's request is answered in the page instead, and the proxy is kept", async ({
+    page,
+  }) => {
+    await openPlayground(page);
+    await page.route("**/api/stream", (route) => route.abort("connectionrefused"));
+    await sendMessage(page, "hello");
+    await expect(lastReply(page).locator("blockquote")).toHaveText("hello", { timeout: 15_000 });
+    await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop");
+    // The proxy itself still answers (only its stream was cut): the page keeps using it.
+    await expect(page.getByRole("button", { name: "Proxy: this page's server" })).toBeVisible();
   });
 });
 

@@ -3,13 +3,13 @@ import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
 import type { SessionResponse } from "../shared/api-types.ts";
-import { zeroUsage } from "../shared/usage.ts";
-import { HttpError, readBody, sendError, sendJson } from "./http-utils.ts";
+import { HttpError } from "../shared/http-error.ts";
+import { readBody, sendError, sendJson } from "./http-utils.ts";
 import type { ModelRegistry } from "./model-registry.ts";
-import { isTerminal, toProxyEvent } from "./proxy-events.ts";
+import { describeAbort, proxyError, proxyEventStream, type ProxyErrorEvent } from "../shared/proxy-events.ts";
 import { SseWriter } from "./sse-writer.ts";
 import { checkToken, createOriginGuard } from "./request-guard.ts";
-import { parseStreamRequest } from "./stream-request.ts";
+import { parseStreamRequest } from "../shared/stream-request.ts";
 import { describeUpstreamError } from "./upstream-errors.ts";
 import { displayUrl } from "./redact.ts";
 
@@ -20,6 +20,8 @@ export interface ApiOptions {
   /** Host names this server answers to, and those a reverse proxy in front of it answers to (see request-guard). */
   hostnames: readonly string[];
   proxiedHostnames?: readonly string[];
+  /** Origins of pages served elsewhere that may use this proxy with its token (ALLOWED_ORIGINS). */
+  allowedOrigins?: readonly string[];
   maxBodyBytes: number;
   maxConcurrentStreams: number;
   /** Abort an upstream that sends nothing for this long, and tell the client why. */
@@ -48,6 +50,27 @@ const ROUTES: Record<string, string> = {
   "/api/stream": "POST",
 };
 
+/** How long a browser may reuse a preflight answer before asking again. */
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+/**
+ * A listed origin's preflight: the route's one method and the two headers `streamProxy` sends. Chromium
+ * asks loopback servers for consent to be reached from other sites (Private Network Access); the operator
+ * gave it by listing the origin.
+ */
+function answerPreflight(req: IncomingMessage, res: ServerResponse, method: string): void {
+  const headers: Record<string, string> = {
+    "Access-Control-Allow-Methods": method,
+    "Access-Control-Allow-Headers": "Authorization, Content-Type",
+    "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE_SECONDS),
+  };
+  if (req.headers["access-control-request-private-network"] === "true") {
+    headers["Access-Control-Allow-Private-Network"] = "true";
+  }
+  res.writeHead(204, headers);
+  res.end();
+}
+
 /** The pathname of a request for the API, or undefined for anything else (the app's own pages and assets). */
 export function apiPath(url: string | undefined): string | undefined {
   const path = new URL(url ?? "/", "http://placeholder").pathname;
@@ -65,10 +88,27 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   async function route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const method = ROUTES[path];
     if (!method) throw new HttpError(404, `No such API endpoint: ${path}`);
-    const refused = checkOrigin(req);
-    if (refused) throw refused;
+    // Answers differ by Origin (CORS headers, refusals): no cache may hand one origin's answer to another.
+    res.setHeader("Vary", "Origin");
+    const access = checkOrigin(req);
+    if (!access.ok) throw access.error;
+    const { crossOrigin } = access;
+    if (crossOrigin !== undefined) {
+      // CORS exactly as wide as ALLOWED_ORIGINS: the one listed origin that asked, never a wildcard.
+      res.setHeader("Access-Control-Allow-Origin", crossOrigin);
+      res.setHeader("Access-Control-Expose-Headers", "Retry-After");
+      if (req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined) {
+        answerPreflight(req, res, method);
+        return;
+      }
+    }
     if (req.method !== method) throw new HttpError(405, `${path} accepts ${method} only.`, { Allow: method });
 
+    // A page on a listed origin brings the token on every route: it cannot read it from /api/session.
+    if (crossOrigin !== undefined || path === "/api/stream") {
+      const unauthorized = checkToken(req, options.token, crossOrigin === undefined ? "session" : "operator");
+      if (unauthorized) throw unauthorized;
+    }
     if (path === "/api/session") {
       const body: SessionResponse = { token: options.token, maxBodyBytes: options.maxBodyBytes };
       sendJson(res, 200, body);
@@ -78,8 +118,6 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       sendJson(res, 200, await options.registry.list());
       return;
     }
-    const unauthorized = checkToken(req, options.token);
-    if (unauthorized) throw unauthorized;
     if (activeStreams >= options.maxConcurrentStreams) {
       throw new HttpError(
         429,
@@ -128,8 +166,6 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
           ? { ...event, errorMessage: options.registry.redact(event.errorMessage) }
           : event,
       );
-    const fail = (reason: "error" | "aborted", errorMessage: string) =>
-      write({ type: "error", reason, errorMessage, usage: zeroUsage() });
 
     const keepAlive = setInterval(() => writer.comment("keepalive"), options.keepAliveMs);
     let stalled = false;
@@ -151,7 +187,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     try {
       const missing = await options.registry.missingCredentials(model.provider);
       if (missing) {
-        await fail("error", missing);
+        await write(proxyError(missing));
         return;
       }
       armIdleTimer();
@@ -160,31 +196,26 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
         { messages: request.messages },
         { ...request.options, signal: upstream.signal },
       );
-      let sawTerminal = false;
-      for await (const event of events) {
+      const idle = `The provider sent nothing for ${Math.round(options.upstreamIdleTimeoutMs / 1000)} s, so the proxy gave up on it.`;
+      const describe = (event: ProxyErrorEvent): ProxyErrorEvent =>
+        stalled
+          ? { ...event, reason: "error", errorMessage: idle }
+          : event.reason === "aborted"
+            ? describeAbort(event)
+            : {
+                ...event,
+                errorMessage: describeUpstreamError(
+                  event.errorMessage,
+                  model.provider,
+                  displayUrl(model.baseUrl),
+                ),
+              };
+      for await (const proxyEvent of proxyEventStream(events, describe)) {
         armIdleTimer();
-        let proxyEvent = toProxyEvent(event);
-        if (proxyEvent.type === "error") {
-          const idle = `The provider sent nothing for ${Math.round(options.upstreamIdleTimeoutMs / 1000)} s, so the proxy gave up on it.`;
-          proxyEvent = {
-            ...proxyEvent,
-            reason: stalled ? "error" : proxyEvent.reason,
-            errorMessage: stalled
-              ? idle
-              : proxyEvent.reason === "aborted"
-                ? (proxyEvent.errorMessage ?? "Request was aborted")
-                : describeUpstreamError(proxyEvent.errorMessage, model.provider, displayUrl(model.baseUrl)),
-          };
-        }
         await write(proxyEvent);
-        if (isTerminal(proxyEvent)) {
-          sawTerminal = true;
-          break;
-        }
       }
-      if (!sawTerminal) await fail("error", "The provider's stream ended without a final event.");
     } catch (error) {
-      await fail("error", `The proxy failed while streaming: ${(error as Error).message}`);
+      await write(proxyError(`The proxy failed while streaming: ${(error as Error).message}`));
     } finally {
       finished = true;
       clearInterval(keepAlive);

@@ -1,18 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiErrorBody } from "../shared/api-types.ts";
 import { formatBytes } from "../shared/bytes.ts";
-
-/** An error that already knows the HTTP status and the message a person should read. */
-export class HttpError extends Error {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-
-  constructor(status: number, message: string, headers: Record<string, string> = {}) {
-    super(message);
-    this.status = status;
-    this.headers = headers;
-  }
-}
+import { HttpError } from "../shared/http-error.ts";
 
 export function sendJson(
   res: ServerResponse,

@@ -2,15 +2,15 @@ import { setMaxListeners } from "node:events";
 import {
   createModels,
   createProvider,
-  getSupportedThinkingLevels,
   type Api,
   type Model,
   type MutableModels,
   type Provider,
 } from "@earendil-works/pi-ai";
 import { openAICompletionsApi } from "@earendil-works/pi-ai/api/openai-completions.lazy";
-import type { ModelInfo, ModelsResponse } from "../shared/api-types.ts";
-import { createMirrorProvider, MIRROR_PROVIDER_ID } from "./mirror/mirror-provider.ts";
+import type { ModelsResponse } from "../shared/api-types.ts";
+import { createMirrorProvider } from "../shared/mirror/mirror-provider.ts";
+import { availableModelInfos, LOCAL_PROVIDER_ID } from "../shared/model-info.ts";
 import { createRedactor, displayUrl } from "./redact.ts";
 
 export type ServerEnv = Readonly<Record<string, string | undefined>>;
@@ -40,7 +40,6 @@ export interface ModelRegistry {
   redact(text: string): string;
 }
 
-const LOCAL_PROVIDER_ID = "local";
 const LOCAL_REFRESH_INTERVAL_MS = 15_000;
 
 /** Variables named in error messages for the providers people use most; others get a generic sentence. */
@@ -101,9 +100,7 @@ export async function createModelRegistry(options: RegistryOptions): Promise<Mod
     },
     async list() {
       await refreshLocal();
-      const available = await models.getAvailable(undefined, { signal: manyListeners() });
-      const infos = available.map((model) => toModelInfo(model, models.getProvider(model.provider)));
-      infos.sort(compareModels);
+      const infos = await availableModelInfos(models, manyListeners());
       return { models: infos, warnings: localWarning ? [localWarning] : [] };
     },
     async missingCredentials(provider) {
@@ -202,32 +199,4 @@ function localModel(
 
 function positiveNumber(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
-}
-
-function toModelInfo(model: Model<Api>, provider: Provider | undefined): ModelInfo {
-  return {
-    provider: model.provider,
-    providerName: provider?.name ?? model.provider,
-    id: model.id,
-    name: model.name,
-    api: model.api,
-    contextWindow: model.contextWindow,
-    maxTokens: model.maxTokens,
-    reasoning: model.reasoning,
-    thinkingLevels: getSupportedThinkingLevels(model),
-    input: [...model.input],
-    cost: {
-      input: model.cost.input,
-      output: model.cost.output,
-      cacheRead: model.cost.cacheRead,
-      cacheWrite: model.cost.cacheWrite,
-    },
-    offline: model.provider === MIRROR_PROVIDER_ID,
-  };
-}
-
-/** Offline models first, then the local server, then providers alphabetically. */
-function compareModels(a: ModelInfo, b: ModelInfo): number {
-  const rank = (info: ModelInfo) => (info.offline ? 0 : info.provider === LOCAL_PROVIDER_ID ? 1 : 2);
-  return rank(a) - rank(b) || a.providerName.localeCompare(b.providerName) || a.name.localeCompare(b.name);
 }

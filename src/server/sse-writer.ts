@@ -1,5 +1,5 @@
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
-import { sseFrame } from "./proxy-events.ts";
+import { sseFrame } from "../shared/proxy-events.ts";
 
 /** The part of a Node response the writer needs, so tests can pass a fake. */
 export interface SseSink {

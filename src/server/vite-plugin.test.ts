@@ -2,7 +2,7 @@ import { request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServer, type Plugin, type ViteDevServer } from "vite";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { allowedHostnames, listenAddress, playgroundApi, serverOptions } from "./vite-plugin.ts";
+import { playgroundApi, serverOptions } from "./vite-plugin.ts";
 
 function start(plugin: Plugin): void {
   const server = { middlewares: { use: vi.fn() } } as unknown as ViteDevServer;
@@ -12,13 +12,7 @@ function start(plugin: Plugin): void {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("where the server listens", () => {
-  it("binds to 127.0.0.1 unless HOST says otherwise; PORT overrides the port", () => {
-    expect(listenAddress({})).toEqual({ host: "127.0.0.1", port: undefined });
-    expect(listenAddress({ HOST: "0.0.0.0", PORT: "8080" })).toEqual({ host: "0.0.0.0", port: 8080 });
-    expect(listenAddress({ PORT: "nope" }).port).toBeUndefined();
-  });
-
+describe("the plugin at start", () => {
   it("warns when serving beyond this machine, and only then", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     start(playgroundApi({ host: "127.0.0.1", env: {} }));
@@ -28,23 +22,18 @@ describe("where the server listens", () => {
     expect(String(warn.mock.calls[0]?.[0])).toMatch(/WARNING: serving on 0\.0\.0\.0.*spend the API keys/);
   });
 
-  it("answers to loopback names only by default, plus the names given", () => {
-    expect(allowedHostnames("127.0.0.1", {})).toEqual(["127.0.0.1", "localhost", "[::1]"]);
-    expect(allowedHostnames("192.168.1.20", { ALLOWED_HOSTS: "play.example, other" })).toEqual([
-      "127.0.0.1",
-      "localhost",
-      "[::1]",
-      "192.168.1.20",
-      "play.example",
-      "other",
-    ]);
+  it("refuses to start with a wildcard or malformed ALLOWED_ORIGINS, saying why", () => {
+    expect(() => playgroundApi({ host: "127.0.0.1", env: { ALLOWED_ORIGINS: "*" } })).toThrow(/wildcard/);
+    expect(() => playgroundApi({ host: "127.0.0.1", env: { ALLOWED_ORIGINS: "me.github.io" } })).toThrow(
+      /not an origin/,
+    );
   });
 });
 
 describe("behind Vite's own checks", () => {
   /** Vite answers Host and CORS before plugins run: the proxy's rules must hold as Vite serves them. */
-  it("lets ALLOWED_HOSTS names reach the proxy and gives no CORS grant to other origins", async () => {
-    const env = { ALLOWED_HOSTS: "play.example" };
+  it("lets ALLOWED_HOSTS names reach the proxy and grants CORS to ALLOWED_ORIGINS only", async () => {
+    const env = { ALLOWED_HOSTS: "play.example", ALLOWED_ORIGINS: "https://docs.example" };
     const server = await createServer({
       configFile: false,
       logLevel: "silent",
@@ -77,6 +66,16 @@ describe("behind Vite's own checks", () => {
         "Access-Control-Request-Method": "POST",
       });
       expect(preflight.allowOrigin).toBeUndefined();
+      expect(preflight.status).toBe(403);
+      const listed = await send("OPTIONS", {
+        Host: `127.0.0.1:${port}`,
+        Origin: "https://docs.example",
+        "Access-Control-Request-Method": "GET",
+      });
+      expect(listed).toEqual({ status: 204, allowOrigin: "https://docs.example" });
+      // The listed origin's page must bring the token, and can read that it did not.
+      const withoutToken = await send("GET", { Host: `127.0.0.1:${port}`, Origin: "https://docs.example" });
+      expect(withoutToken).toEqual({ status: 401, allowOrigin: "https://docs.example" });
     } finally {
       await server.close();
     }

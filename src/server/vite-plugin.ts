@@ -1,16 +1,19 @@
-import { hostname, networkInterfaces } from "node:os";
+import type { Server } from "node:http";
+import type { Http2SecureServer } from "node:http2";
 import type { Connect, Plugin } from "vite";
-import { apiPath, createApiHandler, createToken, DEFAULT_LIMITS, type ApiHandler } from "./api-handler.ts";
+import { apiPath, createApiHandler, type ApiHandler } from "./api-handler.ts";
 import { createModelRegistry, type ServerEnv } from "./model-registry.ts";
-import { LOOPBACK_HOSTNAMES } from "./request-guard.ts";
-
-/** Where the server listens: loopback unless HOST says otherwise; PORT overrides the port. */
-export function listenAddress(env: ServerEnv): { host: string; port: number | undefined } {
-  return { host: env.HOST?.trim() || "127.0.0.1", port: positiveInt(env.PORT) };
-}
+import {
+  accessLines,
+  allowedHostnames,
+  apiOptions,
+  isLoopback,
+  proxyConfig,
+  serverUrl,
+} from "./proxy-config.ts";
 
 /** No other site may frame the playground: a framed page could be tricked into sending or approving. */
-const SECURITY_HEADERS = {
+export const SECURITY_HEADERS = {
   "X-Frame-Options": "DENY",
   "Content-Security-Policy": "frame-ancestors 'none'",
   "X-Content-Type-Options": "nosniff",
@@ -20,7 +23,8 @@ const SECURITY_HEADERS = {
 /**
  * Options shared by Vite's dev and preview servers. Vite checks Host and answers CORS before any plugin
  * sees a request, so the names the proxy accepts must be Vite's allowed hosts too, and Vite's own CORS
- * (which admits any localhost origin) is turned off: the proxy's guard decides who may call it.
+ * (which admits any localhost origin) is turned off: the proxy's guard decides who may call it, and
+ * answers CORS itself for the origins in ALLOWED_ORIGINS.
  */
 export function serverOptions(host: string, env: ServerEnv) {
   return { host, allowedHosts: allowedHostnames(host, env), cors: false, headers: SECURITY_HEADERS };
@@ -34,29 +38,19 @@ export interface PlaygroundApiOptions {
 
 /**
  * Serves the proxy API under both `vite` (dev) and `vite preview` (the built app), from the same plain
- * Node handler. The registry is built on first use so that starting the server stays quick.
+ * Node handler as `npm run proxy`. The registry is built on first use so that starting the server stays quick.
  */
 export function playgroundApi(options: PlaygroundApiOptions): Plugin {
   const env = options.env ?? process.env;
-  const token = createToken();
+  // A bad variable (ALLOWED_ORIGINS, PROXY_TOKEN) stops the server at start, with the sentence saying why.
+  const config = proxyConfig({ ...env, HOST: options.host });
   let handler: Promise<ApiHandler> | undefined;
-  let warned = false;
+  let announced = false;
 
   const getHandler = () => {
     // A failed start is not kept: the next request tries again instead of failing until a restart.
     handler ??= createModelRegistry({ env, builtins: true }).then((registry) =>
-      createApiHandler({
-        registry,
-        token,
-        hostnames: allowedHostnames(options.host, env),
-        proxiedHostnames: proxiedHostnames(env),
-        maxBodyBytes: positiveInt(env.MAX_BODY_BYTES) ?? DEFAULT_LIMITS.maxBodyBytes,
-        maxConcurrentStreams: positiveInt(env.MAX_CONCURRENT_STREAMS) ?? DEFAULT_LIMITS.maxConcurrentStreams,
-        upstreamIdleTimeoutMs:
-          positiveInt(env.UPSTREAM_IDLE_TIMEOUT_MS) ?? DEFAULT_LIMITS.upstreamIdleTimeoutMs,
-        keepAliveMs: DEFAULT_LIMITS.keepAliveMs,
-        log: (line) => console.error(`[pi-playground] ${line}`),
-      }),
+      createApiHandler(apiOptions(config, registry, (line) => console.error(`[pi-playground] ${line}`))),
     );
     handler.catch(() => (handler = undefined));
     return handler;
@@ -73,62 +67,40 @@ export function playgroundApi(options: PlaygroundApiOptions): Plugin {
     );
   };
 
-  const warnIfExposed = () => {
-    if (warned || isLoopback(options.host)) return;
-    warned = true;
-    console.warn(
-      `[pi-playground] WARNING: serving on ${options.host}, not only on this machine. Anyone who can reach it can open ` +
-        "the playground, and through it spend the API keys in this server's environment. Unset HOST to bind to 127.0.0.1.",
-    );
+  const announce = (url: string | undefined) => {
+    if (announced) return;
+    announced = true;
+    if (!isLoopback(options.host)) {
+      console.warn(
+        `[pi-playground] WARNING: serving on ${options.host}, not only on this machine. Anyone who can reach it can open ` +
+          "the playground, and through it spend the API keys in this server's environment. Unset HOST to bind to 127.0.0.1.",
+      );
+    }
+    if (config.allowedOrigins.length > 0) {
+      for (const line of accessLines(config, url ?? "this server")) console.info(`[pi-playground] ${line}`);
+    }
+  };
+
+  const announceWhenListening = (httpServer: Server | Http2SecureServer | null | undefined) => {
+    if (!httpServer) {
+      announce(undefined);
+      return;
+    }
+    httpServer.once("listening", () => {
+      const address = httpServer.address();
+      announce(typeof address === "object" && address ? serverUrl(options.host, address.port) : undefined);
+    });
   };
 
   return {
     name: "pi-playground-api",
     configureServer(server) {
-      warnIfExposed();
+      announceWhenListening(server.httpServer);
       server.middlewares.use(middleware);
     },
     configurePreviewServer(server) {
-      warnIfExposed();
+      announceWhenListening(server.httpServer);
       server.middlewares.use(middleware);
     },
   };
-}
-
-function isLoopback(host: string): boolean {
-  return (LOOPBACK_HOSTNAMES as readonly string[]).includes(host) || host === "::1";
-}
-
-/**
- * Loopback names always; when bound elsewhere, the names a browser may use to reach this machine,
- * plus any listed in ALLOWED_HOSTS (comma-separated) for reverse proxies or custom DNS.
- */
-export function allowedHostnames(host: string, env: ServerEnv): string[] {
-  const names = new Set<string>(LOOPBACK_HOSTNAMES);
-  if (!isLoopback(host)) {
-    if (host === "0.0.0.0" || host === "::" || host === "true") {
-      names.add(hostname().toLowerCase());
-      for (const addresses of Object.values(networkInterfaces())) {
-        for (const address of addresses ?? [])
-          names.add(address.family === "IPv6" ? `[${address.address}]` : address.address);
-      }
-    } else {
-      names.add(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host.toLowerCase());
-    }
-  }
-  for (const extra of proxiedHostnames(env)) names.add(extra);
-  return [...names];
-}
-
-/** ALLOWED_HOSTS: the names of reverse proxies or custom DNS in front of this server. */
-function proxiedHostnames(env: ServerEnv): string[] {
-  return (env.ALLOWED_HOSTS ?? "")
-    .split(",")
-    .map((name) => name.trim().toLowerCase())
-    .filter((name) => name !== "");
-}
-
-function positiveInt(value: string | undefined): number | undefined {
-  const parsed = Number(value);
-  return Number.isInteger(parsed) && parsed > 0 ? parsed : undefined;
 }

@@ -20,7 +20,7 @@ import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
 import { TabLock, type SessionLocks, type TabChannel } from "../storage/tab-sync.ts";
 import type { ApprovalDecision } from "./approvals.ts";
 import type { MessageQueues, RunQueue } from "./message-queues.svelte.ts";
-import type { ProxyToken } from "./proxy-stream.ts";
+import type { StreamRouter } from "./proxy-stream.ts";
 import { Replica } from "./replica.svelte.ts";
 import { CallLog } from "./recording/call-log.svelte.ts";
 import { CallRecorder } from "./recording/call-recorder.ts";
@@ -36,8 +36,8 @@ export type { Delivery, LastRequest } from "./run-controller.svelte.ts";
 export interface SessionDeps {
   store: SessionStore;
   catalog: ModelCatalog;
-  proxyUrl: string;
-  token: ProxyToken;
+  /** Where each request goes: a proxy, or the offline models answered in the page. */
+  router: StreamRouter;
   channel: TabChannel;
   locks: SessionLocks;
   notices: Notices;
@@ -169,8 +169,7 @@ export class ChatSession {
       sessionId: meta.id,
       store: deps.store,
       catalog: deps.catalog,
-      proxyUrl: deps.proxyUrl,
-      token: deps.token,
+      router: deps.router,
       channel: deps.channel,
       tabId: deps.tabId,
       notices: deps.notices,

@@ -8,7 +8,7 @@ import { SessionLocks, TabChannel } from "../storage/tab-sync.ts";
 import { ChatSession, type SessionDeps } from "./chat-session.svelte.ts";
 import { pathTo } from "../messages/entries.ts";
 import { Notices } from "../notices/notices.svelte.ts";
-import { ProxyToken } from "./proxy-stream.ts";
+import type { StreamRouter } from "./proxy-stream.ts";
 
 /**
  * The session runtime with its real Agent, storage and locks, in memory: the proxy answers every
@@ -59,6 +59,11 @@ beforeEach(() => {
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** Every request goes to the (stubbed) proxy with its token. */
+const router: StreamRouter = {
+  route: async () => ({ proxyUrl: "http://proxy.test", authToken: "t", settled: () => undefined }),
+};
+
 let channelCount = 0;
 
 function world() {
@@ -68,8 +73,7 @@ function world() {
   const tab = (tabId: string): SessionDeps => ({
     store,
     catalog: new ModelCatalog(),
-    proxyUrl: "http://proxy.test",
-    token: new ProxyToken("http://proxy.test"),
+    router,
     channel: new TabChannel(channelName),
     locks: new SessionLocks(locks.asLockManager()),
     notices: new Notices(),

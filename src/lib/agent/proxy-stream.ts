@@ -1,6 +1,13 @@
 import { streamProxy, type StreamFn } from "@earendil-works/pi-agent-core";
-import type { Message } from "@earendil-works/pi-ai";
-import type { SessionResponse } from "../../shared/api-types.ts";
+import {
+  createAssistantMessageEventStream,
+  type Api,
+  type AssistantMessage,
+  type Message,
+  type Model,
+} from "@earendil-works/pi-ai";
+import { zeroUsage } from "../../shared/usage.ts";
+import { withFetch } from "./scoped-fetch.ts";
 
 /** Exactly what the stream function sent in its last request, captured there rather than recomputed. */
 export interface RecordedRequest {
@@ -11,6 +18,9 @@ export interface RecordedRequest {
   reasoning: string | undefined;
   /** The serializable options the proxy receives (what `streamProxy` puts in the request body). */
   options: Record<string, unknown>;
+  /** Where the request went: a proxy's address, or "in the page" for the offline models answered here. */
+  proxyUrl: string;
+  inPage: boolean;
   at: number;
 }
 
@@ -32,56 +42,38 @@ function sentOptions(options: Record<string, unknown> | undefined): Record<strin
   return sent;
 }
 
-/**
- * The per-start token of the local proxy, read from the page's own origin. A restarted server issues a
- * new token; after a 401 the cached one is dropped so that Retry picks up the new one.
- */
-export class ProxyToken {
-  readonly #origin: string;
-  #token: Promise<string> | undefined;
+/** Where one request goes: a proxy's address and token, and what answers it when not the network. */
+export interface StreamRoute {
+  proxyUrl: string;
+  authToken: string;
+  /** Answers the request in the page (the offline models) instead of the network. */
+  transport?: typeof fetch;
+  /** How the reply ended: a refused token or a proxy that went away changes where the next one goes. */
+  settled(message: AssistantMessage): void;
+}
 
-  constructor(origin: string) {
-    this.#origin = origin;
-  }
-
-  get(): Promise<string> {
-    this.#token ??= fetch(`${this.#origin}/api/session`, { headers: { Accept: "application/json" } })
-      .then(async (response) => {
-        if (!response.ok) throw new Error(`the proxy answered ${response.status} to /api/session`);
-        return ((await response.json()) as SessionResponse).token;
-      })
-      .catch((error: unknown) => {
-        this.#token = undefined;
-        throw error;
-      });
-    return this.#token;
-  }
-
-  invalidate(): void {
-    this.#token = undefined;
-  }
+export interface StreamRouter {
+  route(model: Model<Api>): Promise<StreamRoute>;
 }
 
 export interface ProxyStreamOptions {
-  proxyUrl: string;
-  token: ProxyToken;
+  router: StreamRouter;
   /** Called as each request leaves; returns an id for the call, which the proxy files its payload under. */
   onRequest: (request: RecordedRequest) => string | void;
 }
 
 /**
- * The Agent's stream function: pi's `streamProxy` pointed at this page's own origin, with the request
- * recorded for the inspector. A token that cannot be fetched becomes an in-band error, as the StreamFn
- * contract requires, instead of a throw.
+ * The Agent's stream function: pi's `streamProxy`, speaking the proxy protocol to the proxy the router
+ * chose, or to the proxy's routes answered in the page; the request is recorded for the inspector.
+ * Whatever fails before the request becomes an in-band error, as the StreamFn contract requires.
  */
 export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
   return async (model, context, streamOptions) => {
-    let authToken: string;
+    let route: StreamRoute;
     try {
-      authToken = await options.token.get();
-    } catch {
-      // The proxy will answer 401 and the chat shows it with Retry.
-      authToken = "";
+      route = await options.router.route(model);
+    } catch (error) {
+      return failedStream(model, `The request could not be sent: ${(error as Error).message}`);
     }
     const callId = options.onRequest({
       messages: context.messages.slice(),
@@ -90,19 +82,44 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
       api: model.api,
       reasoning: streamOptions?.reasoning,
       options: sentOptions(streamOptions as Record<string, unknown> | undefined),
+      proxyUrl: route.proxyUrl,
+      inPage: route.transport !== undefined,
       at: Date.now(),
     });
+    // The call's id rides in the metadata, which the proxy reads and never forwards to a provider.
     const metadata = callId ? { ...streamOptions?.metadata, callId } : streamOptions?.metadata;
-    const stream = streamProxy(model, context, {
-      ...streamOptions,
-      ...(metadata ? { metadata } : {}),
-      proxyUrl: options.proxyUrl,
-      authToken,
-    });
-    void stream.result().then((message) => {
-      if (message.stopReason === "error" && /proxy token/i.test(message.errorMessage ?? ""))
-        options.token.invalidate();
-    });
+    const send = () =>
+      streamProxy(model, context, {
+        ...streamOptions,
+        ...(metadata ? { metadata } : {}),
+        proxyUrl: route.proxyUrl,
+        authToken: route.authToken,
+      });
+    let stream: ReturnType<typeof streamProxy>;
+    try {
+      stream = route.transport ? withFetch(route.transport, send) : send();
+    } catch (error) {
+      return failedStream(model, (error as Error).message);
+    }
+    void stream.result().then((message) => route.settled(message));
     return stream;
   };
+}
+
+function failedStream(model: Model<Api>, errorMessage: string) {
+  const stream = createAssistantMessageEventStream();
+  const message: AssistantMessage = {
+    role: "assistant",
+    content: [],
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: zeroUsage(),
+    stopReason: "error",
+    errorMessage,
+    timestamp: Date.now(),
+  };
+  stream.push({ type: "error", reason: "error", error: message });
+  stream.end();
+  return stream;
 }

@@ -13,7 +13,7 @@ import type { SessionWriter } from "../storage/session-writer.ts";
 import type { TabChannel, TabLock } from "../storage/tab-sync.ts";
 import { decided, type ApprovalDecision } from "./approvals.ts";
 import { MessageQueues, type RunQueue } from "./message-queues.svelte.ts";
-import { createProxyStreamFn, type ProxyToken, type RecordedRequest } from "./proxy-stream.ts";
+import { createProxyStreamFn, type RecordedRequest, type StreamRouter } from "./proxy-stream.ts";
 import type { Replica } from "./replica.svelte.ts";
 import type { SessionSettingsState } from "./session-settings.svelte.ts";
 import { StreamingReply } from "./streaming-reply.svelte.ts";
@@ -34,8 +34,7 @@ export interface RunHost {
   sessionId: string;
   store: SessionStore;
   catalog: ModelCatalog;
-  proxyUrl: string;
-  token: ProxyToken;
+  router: StreamRouter;
   channel: TabChannel;
   tabId: string;
   notices: Notices;
@@ -93,8 +92,7 @@ export class RunController {
       transformContext: async (messages) =>
         transformContext(messages, settings.current.context.applyCompaction),
       streamFn: createProxyStreamFn({
-        proxyUrl: host.proxyUrl,
-        token: host.token,
+        router: host.router,
         onRequest: (request) => {
           this.#lastRequest = { request, factCount: transcript.facts.length };
           return host.recorder.begin(request, this.#sourcesOf(request.messages), transcript.leafId);

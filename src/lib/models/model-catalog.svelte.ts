@@ -1,6 +1,11 @@
 import type { ModelInfo, ModelsResponse } from "../../shared/api-types.ts";
 import { sameModel, type ModelRef } from "./model-ref.ts";
 
+/** Where the list comes from: the proxy in use, or the offline models answered in the page. */
+export interface ModelSource {
+  listModels(): Promise<ModelsResponse>;
+}
+
 /** The models the proxy can serve, as `/api/models` lists them. */
 export class ModelCatalog {
   #models = $state.raw<ModelInfo[]>([]);
@@ -25,17 +30,15 @@ export class ModelCatalog {
     return this.#models.find((model) => sameModel(model, ref));
   }
 
-  async load(origin: string): Promise<void> {
+  async load(source: ModelSource): Promise<void> {
     this.#loading = true;
     try {
-      const response = await fetch(`${origin}/api/models`, { headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`the proxy answered ${response.status} ${response.statusText}`);
-      const body = (await response.json()) as ModelsResponse;
+      const body = await source.listModels();
       this.#models = body.models;
       this.#warnings = body.warnings;
       this.#error = undefined;
     } catch (error) {
-      this.#error = `Could not list models: ${(error as Error).message}. Offline mirror models still work if the proxy is up.`;
+      this.#error = `Could not list models: ${(error as Error).message}.`;
     } finally {
       this.#loading = false;
     }

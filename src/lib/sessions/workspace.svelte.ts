@@ -5,7 +5,7 @@ import {
   type SessionDeps,
   type SessionInit,
 } from "../agent/chat-session.svelte.ts";
-import { ProxyToken } from "../agent/proxy-stream.ts";
+import { ProxyConnection } from "../connection/proxy-connection.svelte.ts";
 import { readSettings } from "../agent/session-settings.ts";
 import { createBranchSummary } from "../messages/factories.ts";
 import { ModelCatalog } from "../models/model-catalog.svelte.ts";
@@ -41,6 +41,8 @@ export class Workspace {
   readonly notices: Notices;
   readonly list: SessionList;
   readonly health: StorageHealth;
+  /** Where requests go: the page's own proxy, one elsewhere, or the offline models in the page. */
+  readonly connection: ProxyConnection;
   readonly #deps: SessionDeps;
   readonly #channel: TabChannel;
   #current = $state.raw<ChatSession | undefined>(undefined);
@@ -50,11 +52,11 @@ export class Workspace {
     this.#channel = new TabChannel();
     this.health = health;
     this.list = new SessionList({ store, channel: this.#channel, notices });
+    this.connection = ProxyConnection.forPage(origin);
     this.#deps = {
       store,
       catalog: this.catalog,
-      proxyUrl: origin,
-      token: new ProxyToken(origin),
+      router: this.connection,
       channel: this.#channel,
       locks: new SessionLocks(),
       notices,
@@ -88,7 +90,7 @@ export class Workspace {
     notices.dismiss("storage:blocked");
     health.opened(store.kind);
     const workspace = new Workspace(origin, store, notices, health);
-    const catalogLoaded = workspace.catalog.load(origin);
+    const catalogLoaded = workspace.connection.watch(() => workspace.catalog.load(workspace.connection));
     await workspace.list.refresh();
     const requested = readCurrentId();
     const known = workspace.list.find(requested ?? "") ?? workspace.list.sessions[0];

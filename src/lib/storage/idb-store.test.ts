@@ -134,7 +134,13 @@ describe("IdbSessionStore", () => {
       expect.stringMatching(/^Skipped stored entry #2: Unknown role "wizard"/),
     ]);
     const db = await openRaw(factory);
-    expect([...db.objectStoreNames].sort()).toEqual(["callBodies", "calls", "entries", "inflight", "sessions"]);
+    expect([...db.objectStoreNames].sort()).toEqual([
+      "callBodies",
+      "calls",
+      "entries",
+      "inflight",
+      "sessions",
+    ]);
     expect(db.version).toBe(DB_VERSION);
     db.close();
     store.close();

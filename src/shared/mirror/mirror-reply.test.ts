@@ -1,6 +1,6 @@
 import type { Message } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
-import { zeroUsage } from "../../shared/usage.ts";
+import { zeroUsage } from "../usage.ts";
 import { mirrorReply } from "./mirror-reply.ts";
 
 const tools = [

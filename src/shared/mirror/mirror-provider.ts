@@ -6,9 +6,8 @@ import {
   type Provider,
   type ProviderStreams,
 } from "@earendil-works/pi-ai";
+import { MIRROR_PROVIDER_ID } from "./mirror-id.ts";
 import { mirrorReply, type MirrorBlock } from "./mirror-reply.ts";
-
-export const MIRROR_PROVIDER_ID = "mirror";
 const MIRROR_API = "mirror";
 
 /** ~75 four-character tokens per second: ~300 characters/s, slow enough to watch, fast enough to use. */

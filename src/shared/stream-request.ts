@@ -1,7 +1,7 @@
 import type { Message, SimpleStreamOptions } from "@earendil-works/pi-ai";
-import { HttpError } from "./http-utils.ts";
-import { isObject } from "../shared/is-object.ts";
-import { THINKING_LEVELS } from "../shared/enums.ts";
+import { HttpError } from "./http-error.ts";
+import { isObject } from "./is-object.ts";
+import { THINKING_LEVELS } from "./enums.ts";
 
 /** A `/api/stream` body after validation: the model is only a reference, options only what we allow. */
 export interface StreamRequest {

@@ -1,5 +1,6 @@
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
 import type { AssistantMessageEvent } from "@earendil-works/pi-ai";
+import { zeroUsage } from "./usage.ts";
 
 /**
  * Map one pi-ai stream event to the proxy protocol that `streamProxy` in pi-agent-core reads:
@@ -85,4 +86,41 @@ export function sseFrame(event: ProxyAssistantMessageEvent): string {
 /** Whether the event ends the stream: the proxy protocol always finishes with one of these. */
 export function isTerminal(event: ProxyAssistantMessageEvent): boolean {
   return event.type === "done" || event.type === "error";
+}
+
+export type ProxyErrorEvent = Extract<ProxyAssistantMessageEvent, { type: "error" }>;
+
+/** An error event the proxy raises itself, having spent nothing. */
+export function proxyError(errorMessage: string, reason: "error" | "aborted" = "error"): ProxyErrorEvent {
+  return { type: "error", reason, errorMessage, usage: zeroUsage() };
+}
+
+/** An aborted stream says so even when the provider gave no text. */
+export function describeAbort(event: ProxyErrorEvent): ProxyErrorEvent {
+  return event.reason === "aborted"
+    ? { ...event, errorMessage: event.errorMessage ?? "Request was aborted" }
+    : event;
+}
+
+/**
+ * The proxy protocol for one upstream stream: every event mapped by `toProxyEvent`, error events passed
+ * through `describeError`, and exactly one terminal event at the end, even when the upstream stops early
+ * or throws. The server and the in-page proxy both stream through here.
+ */
+export async function* proxyEventStream(
+  events: AsyncIterable<AssistantMessageEvent>,
+  describeError: (event: ProxyErrorEvent) => ProxyErrorEvent = describeAbort,
+): AsyncGenerator<ProxyAssistantMessageEvent, void, undefined> {
+  try {
+    for await (const event of events) {
+      let proxyEvent = toProxyEvent(event);
+      if (proxyEvent.type === "error") proxyEvent = describeError(proxyEvent);
+      yield proxyEvent;
+      if (isTerminal(proxyEvent)) return;
+    }
+  } catch (error) {
+    yield proxyError(`The proxy failed while streaming: ${(error as Error).message}`);
+    return;
+  }
+  yield proxyError("The provider's stream ended without a final event.");
 }

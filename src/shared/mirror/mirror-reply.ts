@@ -1,6 +1,6 @@
 import type { Message, TextContent, ThinkingContent, ToolCall } from "@earendil-works/pi-ai";
-import { countOf } from "../../shared/count-of.ts";
-import { DEMO_TOOL_NAMES } from "../../shared/demo-tool-names.ts";
+import { countOf } from "../count-of.ts";
+import { DEMO_TOOL_NAMES } from "../demo-tool-names.ts";
 
 /**
  * The offline "mirror" model's answers. It is deterministic and tells the user exactly what reached it,

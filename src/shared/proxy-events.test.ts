@@ -1,6 +1,6 @@
 import type { AssistantMessage, AssistantMessageEvent } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
-import { isTerminal, sseFrame, toProxyEvent } from "./proxy-events.ts";
+import { isTerminal, proxyEventStream, sseFrame, toProxyEvent } from "./proxy-events.ts";
 
 const usage = {
   input: 1,
@@ -104,5 +104,59 @@ describe("sseFrame", () => {
     expect(sseFrame({ type: "text_delta", contentIndex: 0, delta: "a\nb" })).toBe(
       'data: {"type":"text_delta","contentIndex":0,"delta":"a\\nb"}\n\n',
     );
+  });
+});
+
+describe("proxyEventStream", () => {
+  async function collect(
+    events: AsyncIterable<AssistantMessageEvent>,
+    describe?: Parameters<typeof proxyEventStream>[1],
+  ) {
+    const out = [];
+    for await (const event of proxyEventStream(events, describe)) out.push(event);
+    return out;
+  }
+  async function* upstream(...events: AssistantMessageEvent[]): AsyncGenerator<AssistantMessageEvent> {
+    yield* events;
+  }
+  const done: AssistantMessageEvent = {
+    type: "done",
+    reason: "stop",
+    message: { ...partial, stopReason: "stop" },
+  };
+
+  it("maps every event and stops at the terminal one, ignoring anything after it", async () => {
+    const events = await collect(upstream({ type: "start", partial }, done, { type: "start", partial }));
+    expect(events.map((event) => event.type)).toEqual(["start", "done"]);
+  });
+
+  it("ends a stream that stops early with an error, so the client never waits for nothing", async () => {
+    const events = await collect(upstream({ type: "start", partial }));
+    expect(events.at(-1)).toMatchObject({
+      type: "error",
+      reason: "error",
+      errorMessage: "The provider's stream ended without a final event.",
+    });
+  });
+
+  it("turns an upstream that throws into an error event", async () => {
+    async function* failing(): AsyncGenerator<AssistantMessageEvent> {
+      yield { type: "start", partial };
+      throw new Error("socket closed");
+    }
+    const events = await collect(failing());
+    expect(events.map((event) => event.type)).toEqual(["start", "error"]);
+    expect(events[1]).toMatchObject({ errorMessage: "The proxy failed while streaming: socket closed" });
+  });
+
+  it("passes error events through the description, and names an abort that came without text", async () => {
+    const aborted: AssistantMessageEvent = {
+      type: "error",
+      reason: "aborted",
+      error: { ...partial, stopReason: "aborted" },
+    };
+    expect((await collect(upstream(aborted)))[0]).toMatchObject({ errorMessage: "Request was aborted" });
+    const described = await collect(upstream(aborted), (event) => ({ ...event, errorMessage: "described" }));
+    expect(described[0]).toMatchObject({ errorMessage: "described" });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HttpError } from "./http-utils.ts";
+import { HttpError } from "./http-error.ts";
 import { parseStreamRequest } from "./stream-request.ts";
 
 const valid = {

@@ -1,0 +1,104 @@
+import { streamProxy } from "@earendil-works/pi-agent-core";
+import { normalizeContext, type Message, type Model } from "@earendil-works/pi-ai";
+import { describe, expect, it } from "vitest";
+import { DEMO_TOOL_NAMES } from "../../shared/demo-tool-names.ts";
+import { createInPageProxy } from "./in-page-proxy.ts";
+import { withFetch } from "../agent/scoped-fetch.ts";
+
+const proxy = createInPageProxy();
+const IN_PAGE = "http://in-page.invalid";
+
+function model(provider: string, id: string): Model<string> {
+  return {
+    id,
+    name: id,
+    api: provider,
+    provider,
+    baseUrl: "",
+    reasoning: false,
+    input: ["text"],
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: 0,
+    maxTokens: 0,
+  };
+}
+
+const system: Message = {
+  role: "system",
+  content: "Be brief.",
+  toolsAdded: Object.values(DEMO_TOOL_NAMES).map((name) => ({ name, description: name, parameters: {} })),
+  timestamp: 0,
+};
+const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }], timestamp: 1 });
+
+/** The Agent's path: pi's own streamProxy, its one request answered in the page. */
+function run(target: Model<string>, messages: Message[], signal?: AbortSignal) {
+  return withFetch(proxy.fetch, () =>
+    streamProxy(target, normalizeContext({ messages }), { proxyUrl: IN_PAGE, authToken: "", signal }),
+  );
+}
+
+describe("the in-page proxy, read by pi's streamProxy", () => {
+  it("answers the mirror: the reply states what it received and quotes the question", async () => {
+    const message = await run(model("mirror", "mirror-instant"), [system, user("hello there")]).result();
+    expect(message.stopReason).toBe("stop");
+    expect(message.content).toEqual([
+      {
+        type: "text",
+        text: "I received 2 messages: system, user.\n\nThe last user message was:\n\n> hello there",
+      },
+    ]);
+  });
+
+  it("streams the mirror's tool calls, complete with arguments", async () => {
+    const message = await run(model("mirror", "mirror-instant"), [
+      system,
+      user("compute 12 * (3 + 4)"),
+    ]).result();
+    expect(message.stopReason).toBe("toolUse");
+    expect(message.content.at(-1)).toEqual({
+      type: "toolCall",
+      id: "mirror_2_0",
+      name: DEMO_TOOL_NAMES.arithmetic,
+      arguments: { expression: "12 * (3 + 4)" },
+    });
+  });
+
+  it("refuses another model with the proxy's status and the sentence it was given", async () => {
+    const message = await run(model("openai", "gpt-4o"), [system, user("hi")]).result();
+    expect(message.stopReason).toBe("error");
+    expect(message.errorMessage).toBe(
+      "Proxy error: openai/gpt-4o needs a proxy, and none is connected: only the offline Mirror models run in this page. Choose one of them, or connect a proxy (the Proxy button beside the model picker).",
+    );
+  });
+
+  it("stops the reply when the run is stopped", async () => {
+    const controller = new AbortController();
+    const stream = run(
+      model("mirror", "mirror"),
+      [system, user("a long question ".repeat(30))],
+      controller.signal,
+    );
+    for await (const event of stream) {
+      if (event.type === "text_delta") controller.abort();
+    }
+    const message = await stream.result();
+    expect(message.stopReason).toBe("aborted");
+  });
+});
+
+describe("the in-page proxy's other routes", () => {
+  it("lists the offline models as GET /api/models does", async () => {
+    const response = await proxy.fetch(`${IN_PAGE}/api/models`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { models: { id: string }[] };
+    expect(body.models.map((entry) => entry.id)).toEqual(["mirror", "mirror-thinking", "mirror-instant"]);
+  });
+
+  it("answers a wrong method or path with the proxy's status and a JSON error", async () => {
+    const wrong = await proxy.fetch(`${IN_PAGE}/api/stream`);
+    expect(wrong.status).toBe(405);
+    expect(await wrong.json()).toEqual({ error: "/api/stream accepts POST only." });
+    expect((await proxy.fetch(`${IN_PAGE}/api/nothing`)).status).toBe(404);
+  });
+});

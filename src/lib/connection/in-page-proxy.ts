@@ -1,0 +1,87 @@
+import type { ApiErrorBody } from "../../shared/api-types.ts";
+import { HttpError } from "../../shared/http-error.ts";
+import { MirrorApi } from "../../shared/mirror/mirror-api.ts";
+import { sseFrame } from "../../shared/proxy-events.ts";
+
+/**
+ * The proxy's routes answered inside the page, for the offline models: a `fetch` that `streamProxy` (and
+ * the model list) talk to as they would to the proxy, with the same status codes, JSON errors and SSE
+ * frames. Loaded only when no proxy is used, so a page with a proxy never downloads the mirror.
+ */
+export interface InPageProxy {
+  fetch: typeof fetch;
+}
+
+const ROUTES: Record<string, string> = { "/api/models": "GET", "/api/stream": "POST" };
+
+/** What a request for a real model gets when no proxy is connected. */
+function describeUnknownModel(provider: string, id: string): string {
+  return `${provider}/${id} needs a proxy, and none is connected: only the offline Mirror models run in this page. Choose one of them, or connect a proxy (the Proxy button beside the model picker).`;
+}
+
+export function createInPageProxy(): InPageProxy {
+  const api = new MirrorApi({ describeUnknownModel });
+
+  async function answer(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+    const request = input instanceof Request ? input : undefined;
+    // Only the path matters: the request may name the in-page address or a proxy that went away.
+    const url = new URL(request?.url ?? String(input), "http://in-page.invalid");
+    const path = Object.keys(ROUTES).find((route) => url.pathname.endsWith(route));
+    const method = (init.method ?? request?.method ?? "GET").toUpperCase();
+    const signal = init.signal ?? request?.signal ?? undefined;
+    signal?.throwIfAborted();
+    try {
+      if (!path) throw new HttpError(404, `No such API endpoint: ${url.pathname}`);
+      const expected = ROUTES[path];
+      if (method !== expected) throw new HttpError(405, `${path} accepts ${expected} only.`);
+      if (path === "/api/models") return json(200, await api.listModels());
+      const body =
+        typeof init.body === "string" ? init.body : await new Response(init.body ?? request?.body).text();
+      return streamResponse(body, signal);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      const body: ApiErrorBody = { error: error.message };
+      return json(error.status, body);
+    }
+  }
+
+  function streamResponse(body: string, signal: AbortSignal | undefined): Response {
+    const upstream = new AbortController();
+    const stop = () => upstream.abort(signal?.reason);
+    signal?.addEventListener("abort", stop, { once: true });
+    // Bad input throws here, before anything streams: a status, as the proxy answers it.
+    const events = api.stream(body, upstream.signal);
+    const encoder = new TextEncoder();
+    const finish = () => signal?.removeEventListener("abort", stop);
+    const frames = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await events.next();
+        if (next.done) {
+          finish();
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(sseFrame(next.value)));
+      },
+      // The reader went away (the user stopped the run): stop the reply as the proxy stops its upstream.
+      cancel() {
+        finish();
+        upstream.abort();
+        void events.return(undefined);
+      },
+    });
+    return new Response(frames, {
+      status: 200,
+      headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache" },
+    });
+  }
+
+  return { fetch: answer };
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8" },
+  });
+}

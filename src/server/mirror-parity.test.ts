@@ -1,0 +1,133 @@
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_TOOL_NAMES } from "../shared/demo-tool-names.ts";
+import { MirrorApi } from "../shared/mirror/mirror-api.ts";
+import { createApiHandler, DEFAULT_LIMITS } from "./api-handler.ts";
+import { createModelRegistry } from "./model-registry.ts";
+import { LOOPBACK_HOSTNAMES } from "./request-guard.ts";
+
+/**
+ * Without a server the page answers the offline models itself (MirrorApi). The experience must be the
+ * same: for the same request, the proxy and the in-page API send the same events, and list the same models.
+ */
+
+const TOKEN = "parity-token-0123456789";
+let server: Server;
+let port: number;
+const inPage = new MirrorApi({ describeUnknownModel: () => "unknown" });
+
+beforeAll(async () => {
+  const registry = await createModelRegistry({ env: {}, builtins: false });
+  const handler = createApiHandler({
+    registry,
+    token: TOKEN,
+    hostnames: LOOPBACK_HOSTNAMES,
+    ...DEFAULT_LIMITS,
+    log: () => undefined,
+  });
+  server = createServer((req, res) => handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(() => server.close());
+
+function viaProxy(path: string, body?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: body === undefined ? "GET" : "POST",
+        headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve(text));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const dataLines = (text: string) =>
+  text
+    .split("\n")
+    .filter((line) => line.startsWith("data: "))
+    .map((line) => JSON.parse(line.slice(6)) as ProxyAssistantMessageEvent);
+
+async function inPageEvents(body: string): Promise<ProxyAssistantMessageEvent[]> {
+  const events: ProxyAssistantMessageEvent[] = [];
+  for await (const event of inPage.stream(body, new AbortController().signal)) events.push(event);
+  return events;
+}
+
+const system = {
+  role: "system",
+  content: "Be brief.",
+  toolsAdded: Object.values(DEMO_TOOL_NAMES).map((name) => ({ name, description: name, parameters: {} })),
+  timestamp: 0,
+};
+const user = (text: string) => ({ role: "user", content: [{ type: "text", text }], timestamp: 1 });
+const toolTurn = [
+  system,
+  user("compute 6 * 7"),
+  {
+    role: "assistant",
+    content: [{ type: "toolCall", id: "mirror_2_0", name: "calculate", arguments: { expression: "6 * 7" } }],
+    api: "mirror",
+    provider: "mirror",
+    model: "mirror-instant",
+    usage: {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    },
+    stopReason: "toolUse",
+    timestamp: 2,
+  },
+  {
+    role: "toolResult",
+    toolCallId: "mirror_2_0",
+    toolName: "calculate",
+    content: [{ type: "text", text: "6 * 7 = 42" }],
+    isError: false,
+    timestamp: 3,
+  },
+];
+
+const CASES: [string, string, unknown[], Record<string, unknown>][] = [
+  ["a plain question", "mirror-instant", [system, user("hello there")], {}],
+  ["a tool call", "mirror-instant", [system, user("what time is it, and 2 + 3?")], {}],
+  ["tool results", "mirror-instant", toolTurn, {}],
+  ["show context", "mirror-instant", [system, user("show context")], {}],
+  ["thinking", "mirror-thinking", [system, user("save a note: milk")], { reasoning: "low" }],
+];
+
+describe("the offline models with and without a server", () => {
+  it.each(CASES)("stream the same events for %s", async (_name, id, messages, options) => {
+    const body = JSON.stringify({ model: { provider: "mirror", id }, context: { messages }, options });
+    const [proxied, local] = await Promise.all([
+      viaProxy("/api/stream", body).then(dataLines),
+      inPageEvents(body),
+    ]);
+    expect(proxied.length).toBeGreaterThan(3);
+    expect(proxied.at(-1)?.type).toBe("done");
+    expect(local).toEqual(proxied);
+  });
+
+  it("are listed the same", async () => {
+    const listed = JSON.parse(await viaProxy("/api/models")) as { models: { provider: string }[] };
+    const { models } = await inPage.listModels();
+    expect(models).toEqual(listed.models.filter((model) => model.provider === "mirror"));
+  });
+});

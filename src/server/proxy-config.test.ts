@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { accessLines, allowedHostnames, listenAddress, proxyConfig } from "./proxy-config.ts";
+import { parseAllowedOrigins } from "./request-guard.ts";
+
+describe("where the server listens", () => {
+  it("binds to 127.0.0.1 unless HOST says otherwise; PORT overrides the port", () => {
+    expect(listenAddress({})).toEqual({ host: "127.0.0.1", port: undefined });
+    expect(listenAddress({ HOST: "0.0.0.0", PORT: "8080" })).toEqual({ host: "0.0.0.0", port: 8080 });
+    expect(listenAddress({ PORT: "nope" }).port).toBeUndefined();
+  });
+
+  it("answers to loopback names only by default, plus the names given", () => {
+    expect(allowedHostnames("127.0.0.1", {})).toEqual(["127.0.0.1", "localhost", "[::1]"]);
+    expect(allowedHostnames("192.168.1.20", { ALLOWED_HOSTS: "play.example, other" })).toEqual([
+      "127.0.0.1",
+      "localhost",
+      "[::1]",
+      "192.168.1.20",
+      "play.example",
+      "other",
+    ]);
+  });
+});
+
+describe("ALLOWED_ORIGINS", () => {
+  it("is a list of exact origins, as browsers send them", () => {
+    expect(parseAllowedOrigins(undefined)).toEqual([]);
+    expect(
+      parseAllowedOrigins(" https://Me.GitHub.io , http://127.0.0.1:8080/ ,https://me.github.io"),
+    ).toEqual(["https://me.github.io", "http://127.0.0.1:8080"]);
+  });
+
+  it("refuses wildcards, paths, credentials and non-web schemes instead of guessing", () => {
+    expect(() => parseAllowedOrigins("*")).toThrow(/wildcard; name each origin/);
+    expect(() => parseAllowedOrigins("https://*.github.io")).toThrow(/wildcard/);
+    expect(() => parseAllowedOrigins("https://me.github.io/playground/")).toThrow(
+      /more than an origin.*\(https:\/\/me\.github\.io\)/,
+    );
+    expect(() => parseAllowedOrigins("https://user:pw@me.github.io")).toThrow(/more than an origin/);
+    expect(() => parseAllowedOrigins("me.github.io")).toThrow(/not an origin/);
+    expect(() => parseAllowedOrigins("file:///tmp")).toThrow(/not an origin/);
+    expect(() => parseAllowedOrigins("null")).toThrow(/not an origin/);
+  });
+});
+
+describe("the proxy's token", () => {
+  it("is random per start unless PROXY_TOKEN chooses one, which must be long enough", () => {
+    const first = proxyConfig({});
+    expect(first.token).toMatch(/^[\w-]{32}$/);
+    expect(first.tokenFromEnv).toBe(false);
+    expect(proxyConfig({}).token).not.toBe(first.token);
+    const chosen = proxyConfig({ PROXY_TOKEN: "a-long-enough-token-1234" });
+    expect(chosen).toMatchObject({ token: "a-long-enough-token-1234", tokenFromEnv: true });
+    expect(() => proxyConfig({ PROXY_TOKEN: "short" })).toThrow(/at least 16 characters/);
+  });
+
+  it("is printed for the operator to paste, unless they chose it", () => {
+    const generated = proxyConfig({ ALLOWED_ORIGINS: "https://me.github.io" });
+    const lines = accessLines(generated, "http://127.0.0.1:4180").join("\n");
+    expect(lines).toContain("Pages on https://me.github.io may use this proxy at http://127.0.0.1:4180.");
+    expect(lines).toContain(`Paste this token into the page: ${generated.token}`);
+    const chosen = proxyConfig({
+      ALLOWED_ORIGINS: "https://me.github.io",
+      PROXY_TOKEN: "a-long-enough-token-1234",
+    });
+    const chosenLines = accessLines(chosen, "http://127.0.0.1:4180").join("\n");
+    expect(chosenLines).not.toContain("a-long-enough-token-1234");
+    expect(chosenLines).toContain("PROXY_TOKEN");
+  });
+
+  it("tells an operator without ALLOWED_ORIGINS how to admit a page served elsewhere", () => {
+    expect(accessLines(proxyConfig({}), "http://127.0.0.1:4180").join("\n")).toMatch(/ALLOWED_ORIGINS=/);
+  });
+
+  it("keeps every limit's default unless its variable is a positive integer", () => {
+    expect(proxyConfig({})).toMatchObject({
+      maxBodyBytes: 20 * 1024 * 1024,
+      maxConcurrentStreams: 4,
+      upstreamIdleTimeoutMs: 120_000,
+    });
+    expect(proxyConfig({ MAX_BODY_BYTES: "1000", MAX_CONCURRENT_STREAMS: "-1" })).toMatchObject({
+      maxBodyBytes: 1000,
+      maxConcurrentStreams: 4,
+    });
+  });
+});

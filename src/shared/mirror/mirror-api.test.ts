@@ -1,0 +1,92 @@
+import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
+import { describe, expect, it } from "vitest";
+import { DEMO_TOOL_NAMES } from "../demo-tool-names.ts";
+import { HttpError } from "../http-error.ts";
+import { MirrorApi } from "./mirror-api.ts";
+
+const api = new MirrorApi({ describeUnknownModel: (provider, id) => `No ${provider}/${id} here.` });
+
+const system = {
+  role: "system",
+  content: "Be brief.",
+  toolsAdded: Object.values(DEMO_TOOL_NAMES).map((name) => ({ name, description: name, parameters: {} })),
+  timestamp: 0,
+};
+const user = (text: string) => ({ role: "user", content: [{ type: "text", text }], timestamp: 1 });
+const body = (id: string, messages: unknown[], options: Record<string, unknown> = {}) =>
+  JSON.stringify({ model: { provider: "mirror", id }, context: { messages }, options });
+
+async function collect(events: AsyncIterable<ProxyAssistantMessageEvent>) {
+  const out: ProxyAssistantMessageEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+function thrown(run: () => unknown): HttpError | undefined {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof HttpError ? error : undefined;
+  }
+  return undefined;
+}
+
+describe("MirrorApi", () => {
+  it("lists the three offline models, and nothing else", async () => {
+    const { models, warnings } = await api.listModels();
+    expect(models.map((model) => model.id)).toEqual(["mirror", "mirror-thinking", "mirror-instant"]);
+    expect(models.every((model) => model.offline && model.provider === "mirror")).toBe(true);
+    expect(warnings).toEqual([]);
+  });
+
+  it("streams the mirror's reply as proxy events, ending in done", async () => {
+    const events = await collect(
+      api.stream(body("mirror-instant", [system, user("hello")]), new AbortController().signal),
+    );
+    expect(events[0]).toEqual({ type: "start" });
+    expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop" });
+    const text = events.map((event) => (event.type === "text_delta" ? event.delta : "")).join("");
+    expect(text).toContain("I received 2 messages: system, user.");
+    expect(text).toContain("> hello");
+  });
+
+  it("calls a declared tool, with a thinking block when reasoning is asked for", async () => {
+    const events = await collect(
+      api.stream(
+        body("mirror-thinking", [system, user("what time is it")], { reasoning: "low" }),
+        new AbortController().signal,
+      ),
+    );
+    expect(events.map((event) => event.type)).toContain("thinking_start");
+    expect(events.find((event) => event.type === "toolcall_end")).toMatchObject({
+      toolCall: { name: DEMO_TOOL_NAMES.time, id: "mirror_2_0" },
+    });
+    expect(events.at(-1)).toMatchObject({ type: "done", reason: "toolUse" });
+  });
+
+  it("refuses other models and bad bodies before streaming, with the proxy's statuses", () => {
+    const signal = new AbortController().signal;
+    const unknown = thrown(() =>
+      api.stream(
+        JSON.stringify({ model: { provider: "openai", id: "gpt" }, context: { messages: [] } }),
+        signal,
+      ),
+    );
+    expect(unknown?.status).toBe(400);
+    expect(unknown?.message).toBe("No openai/gpt here.");
+    expect(thrown(() => api.stream("{", signal))?.status).toBe(400);
+  });
+
+  it("stops when aborted, and says so", async () => {
+    const controller = new AbortController();
+    const events: ProxyAssistantMessageEvent[] = [];
+    for await (const event of api.stream(
+      body("mirror", [system, user("a long one ".repeat(40))]),
+      controller.signal,
+    )) {
+      events.push(event);
+      if (event.type === "text_delta") controller.abort();
+    }
+    expect(events.at(-1)).toMatchObject({ type: "error", reason: "aborted" });
+  });
+});
