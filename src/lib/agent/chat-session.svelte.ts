@@ -15,7 +15,12 @@ import { sumUsage } from "../models/usage.ts";
 import { projectModelView } from "../model-view/project.ts";
 import type { Notices } from "../notices/notices.svelte.ts";
 import { SCHEMA_VERSION, type EntryRecord, type ForkOrigin, type SessionMeta } from "../storage/records.ts";
-import { NEW_SESSION_TITLE, type SessionStore, type WriteResult } from "../storage/session-store.ts";
+import {
+  NEW_SESSION_TITLE,
+  StorageError,
+  type SessionStore,
+  type WriteResult,
+} from "../storage/session-store.ts";
 import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
 import { TabLock, type SessionLocks, type TabChannel } from "../storage/tab-sync.ts";
 import type { ApprovalDecision } from "./approvals.ts";
@@ -158,12 +163,22 @@ export class ChatSession {
         this.#metaStored(next, { broadcast: "meta" });
       },
       failed: (error) =>
-        deps.notices.post({
-          key: `calls:${meta.id}`,
-          severity: "warning",
-          source: "storage",
-          text: `A model call could not be recorded (the chat is not affected): ${error.message}`,
-        }),
+        deps.notices.post(
+          error instanceof StorageError && error.kind === "quota"
+            ? {
+                // The full disk has its own notice; this one only says what else it stops.
+                key: `calls:${meta.id}`,
+                severity: "info",
+                source: "storage",
+                text: "Model calls are not recorded while the disk is full; the chat is not affected.",
+              }
+            : {
+                key: `calls:${meta.id}`,
+                severity: "warning",
+                source: "storage",
+                text: `A model call could not be recorded (the chat is not affected): ${error.message}`,
+              },
+        ),
     });
     this.#runs = new RunController({
       sessionId: meta.id,
@@ -281,6 +296,10 @@ export class ChatSession {
   /** Entries of this session that are not stored yet (they are kept and retried). */
   get unsaved(): boolean {
     return this.#writer.pending;
+  }
+  /** Position among the facts of the entry with this id; -1 when it is not on the current path. */
+  factIndexOf(entryId: string): number {
+    return this.#transcript.indexOfEntry(entryId);
   }
   isWaitingFor(toolCallId: string | undefined): boolean {
     return this.#runs.isWaitingFor(toolCallId);

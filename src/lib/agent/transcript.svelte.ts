@@ -57,6 +57,11 @@ export class Transcript {
     return this.#factIds[index];
   }
 
+  /** Position of an entry's fact on the path; -1 when the entry is not on it. */
+  indexOfEntry(entryId: string): number {
+    return this.#factIds.lastIndexOf(entryId);
+  }
+
   /** The messages the next request is built from (the Agent then runs transformContext and convertToLlm). */
   context(): AgentMessage[] {
     return this.#facts.slice();
