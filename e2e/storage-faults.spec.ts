@@ -192,7 +192,7 @@ test("damaged and foreign records are skipped with a warning naming them, and th
       };
       damage(1, (record) => ({
         ...record,
-        entry: { ...(record.entry as object), message: { role: "wizard", spell: "fireball", timestamp: 1 } },
+        entry: { ...(record.entry as object), message: { role: "user", spell: "fireball", timestamp: 1 } },
       }));
       damage(3, (record) => ({ ...record, schema: 7 }));
       tx.oncomplete = () => resolve();
@@ -202,7 +202,9 @@ test("damaged and foreign records are skipped with a warning naming them, and th
   await page.reload();
 
   const warning = page.getByRole("alert").filter({ hasText: "Skipped stored entry" });
-  await expect(warning).toContainText('Skipped stored entry #1: Unknown role "wizard"');
+  await expect(warning).toContainText(
+    "Skipped stored entry #1: content must be text or a list of content parts",
+  );
   await expect(warning).toContainText(
     "Skipped stored entry #3: it was written by a newer version of the playground (schema 7",
   );
@@ -214,7 +216,7 @@ test("damaged and foreign records are skipped with a warning naming them, and th
   await expect(lastReply(page).locator("blockquote")).toHaveText("third", { timeout: 15_000 });
   // The skipped records are left as they were; new messages never reuse their sequence numbers.
   const stored = await readStoredSession(page);
-  expect(stored.roles).toEqual(["system", "wizard", "assistant", "user", "assistant", "user", "assistant"]);
+  expect(stored.roles).toEqual(["system", "user", "assistant", "user", "assistant", "user", "assistant"]);
 });
 
 test.describe("when IndexedDB is unavailable", () => {

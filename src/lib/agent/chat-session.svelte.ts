@@ -6,13 +6,14 @@ import {
   type AssistantMessage,
 } from "@earendil-works/pi-ai";
 import type { ModelInfo } from "../../shared/api-types.ts";
-import { chainEntries } from "../messages/entries.ts";
+import { chainEntries, type SessionEntry } from "../messages/entries.ts";
 import { INJECTED_API } from "../messages/factories.ts";
 import type { Visibility } from "../messages/policies.ts";
 import type { PolicyRole } from "../messages/types.ts";
 import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { sumUsage } from "../models/usage.ts";
 import { projectModelView } from "../model-view/project.ts";
+import type { SessionProjection } from "../model-view/session-projection.ts";
 import type { Notices } from "../notices/notices.svelte.ts";
 import { SCHEMA_VERSION, type EntryRecord, type ForkOrigin, type SessionMeta } from "../storage/records.ts";
 import {
@@ -62,6 +63,9 @@ export interface SessionInit {
   title?: string;
   /** The complete facts, leading system message included; a fresh system message when absent. */
   facts?: AgentMessage[];
+  /** A whole tree of entries instead of facts (an import, an example with a compaction), and its leaf. */
+  entries?: SessionEntry[];
+  leafId?: string | null;
   settings?: SessionSettings;
   systemPrompt?: string;
   forkedFrom?: ForkOrigin;
@@ -96,7 +100,7 @@ export class ChatSession {
   readonly usage = $derived(sumUsage(this.facts));
 
   /** Exactly what the next request will carry (before the new prompt is appended), with provenance. */
-  readonly modelView = $derived(projectModelView(this.facts, this.settings.context));
+  readonly modelView = $derived(projectModelView(this.projection, this.settings.context));
 
   /**
    * How many leading facts the model has already seen: those in the last request from this tab, and
@@ -124,7 +128,11 @@ export class ChatSession {
     this.id = meta.id;
     this.#meta = meta;
     const lock = new TabLock(deps.locks, meta.id);
-    const transcript = new Transcript(stored.records, meta.leafId);
+    const transcript = new Transcript(
+      stored.records,
+      meta.leafId,
+      () => this.#settings.current.context.applyCompaction,
+    );
     this.#transcript = transcript;
     this.#settings = new SessionSettingsState(
       {
@@ -201,7 +209,7 @@ export class ChatSession {
   static async create(deps: SessionDeps, init: SessionInit = {}): Promise<ChatSession> {
     const now = Date.now();
     const settings = init.settings ?? defaultSettings();
-    const entries = chainEntries(init.facts ?? [createSystemFact(init.systemPrompt)], null);
+    const entries = init.entries ?? chainEntries(init.facts ?? [createSystemFact(init.systemPrompt)], null);
     const meta: SessionMeta = {
       schema: SCHEMA_VERSION,
       id: crypto.randomUUID(),
@@ -212,7 +220,7 @@ export class ChatSession {
       messageCount: entries.length,
       nextSeq: entries.length,
       revision: 0,
-      leafId: entries.at(-1)?.id ?? null,
+      leafId: init.leafId !== undefined ? init.leafId : (entries.at(-1)?.id ?? null),
       settings,
       ...(init.forkedFrom ? { forkedFrom: init.forkedFrom } : {}),
     };
@@ -261,6 +269,10 @@ export class ChatSession {
   }
   get facts(): readonly AgentMessage[] {
     return this.#transcript.facts;
+  }
+  /** The session tree's path projected as pi does: facts, context, what became of each fact. */
+  get projection(): SessionProjection {
+    return this.#transcript.projection;
   }
   get settings(): SessionSettings {
     return this.#settings.current;

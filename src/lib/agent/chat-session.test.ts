@@ -7,6 +7,7 @@ import { StorageError } from "../storage/session-store.ts";
 import { SessionLocks, TabChannel } from "../storage/tab-sync.ts";
 import { ChatSession, type SessionDeps } from "./chat-session.svelte.ts";
 import { pathTo } from "../messages/entries.ts";
+import { projectSession } from "../model-view/session-projection.ts";
 import { Notices } from "../notices/notices.svelte.ts";
 import type { StreamRouter } from "./proxy-stream.ts";
 
@@ -98,10 +99,12 @@ function text(fact: AgentMessage): string {
 async function storedFacts(store: MemorySessionStore, id: string): Promise<AgentMessage[]> {
   const loaded = await store.loadSession(id);
   if (!loaded) return [];
-  return pathTo(
-    loaded.records.map((record) => record.entry),
-    loaded.meta.leafId,
-  ).map((entry) => entry.message);
+  return projectSession(
+    pathTo(
+      loaded.records.map((record) => record.entry),
+      loaded.meta.leafId,
+    ),
+  ).facts;
 }
 
 async function stored(store: MemorySessionStore, id: string) {

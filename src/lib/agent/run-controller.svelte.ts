@@ -6,7 +6,6 @@ import { convertToLlm } from "../messages/convert.ts";
 import { createUserMessage } from "../messages/factories.ts";
 import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { modelFromInfo, modelFromRef } from "../models/model-ref.ts";
-import { transformContext } from "../model-view/transform.ts";
 import type { Notices } from "../notices/notices.svelte.ts";
 import type { SessionStore } from "../storage/session-store.ts";
 import type { SessionWriter } from "../storage/session-writer.ts";
@@ -89,8 +88,8 @@ export class RunController {
         tools: [...DEMO_TOOLS],
       },
       convertToLlm: (messages) => convertToLlm(messages, settings.current.context.policies),
-      transformContext: async (messages) =>
-        transformContext(messages, settings.current.context.applyCompaction),
+      // No transformContext: the transcript's context is already the session projection (compaction and
+      // context edits applied, as pi's session manager applies them).
       streamFn: createProxyStreamFn({
         router: host.router,
         onRequest: (request) => {
@@ -141,9 +140,8 @@ export class RunController {
    */
   #sourcesOf(messages: readonly Message[]): (string | null)[] {
     const { transcript, settings } = this.#host;
-    const view = projectModelView(transcript.facts, settings.current.context);
+    const view = projectModelView(transcript.projection, settings.current.context);
     // A lookup for this one call, not state.
-    // eslint-disable-next-line svelte/prefer-svelte-reactivity
     const factOf = new Map<Message, number>();
     view.messages.forEach((message, index) => factOf.set(message, view.sourceOf[index] ?? -1));
     return messages.map((message) => {

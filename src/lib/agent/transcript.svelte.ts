@@ -1,5 +1,13 @@
 import type { Agent, AgentMessage } from "@earendil-works/pi-agent-core";
-import { chainEntries, pathTo, relinkOrphans, type SessionEntry } from "../messages/entries.ts";
+import {
+  chainEntries,
+  newEntryId,
+  pathTo,
+  relinkOrphans,
+  type EntryBase,
+  type SessionEntry,
+} from "../messages/entries.ts";
+import { projectSession, type SessionProjection } from "../model-view/session-projection.ts";
 import type { EntryRecord } from "../storage/records.ts";
 
 /** Where the transcript's changes go to be stored (the session's writer). */
@@ -9,28 +17,50 @@ export interface EntrySink {
   leafMoved(): void;
 }
 
+/** An entry to add, without the fields the transcript gives it (id, parent, time). */
+export type NewEntry = SessionEntry extends infer Entry
+  ? Entry extends SessionEntry
+    ? Omit<Entry, keyof EntryBase>
+    : never
+  : never;
+
 /**
  * The one owner of a session's facts. The session is a tree of entries with a current leaf; the facts
- * are the messages on the path from the root to that leaf, and the model reads them. Every change goes
- * through here: it updates the reactive facts, tells the writer what to store, and is the only code that
- * sets the Agent's messages (before a run, and through `prepareRequest`'s returned context during one).
+ * are what the entries on the path from the root to that leaf stand for, and the context the model reads
+ * is their projection (compaction and context edits applied, as pi does). Every change goes through here:
+ * it updates the path, tells the writer what to store, and is the only code that sets the Agent's
+ * messages (before a run, and through `prepareRequest`'s returned context during one).
  */
 export class Transcript {
-  // Not reactive on purpose: the facts are the reactive projection of these entries, replaced per change.
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  // Not reactive on purpose: the path is the reactive view of these entries, replaced per change.
   readonly #byId = new Map<string, SessionEntry>();
-  #facts = $state.raw<AgentMessage[]>([]);
-  /** Entry id of each fact, parallel to the facts. */
-  #factIds: string[] = [];
+  /** Entries in order of creation (for the tree view and exports). */
+  #order = $state.raw<SessionEntry[]>([]);
+  #path = $state.raw<SessionEntry[]>([]);
   #leafId = $state<string | null>(null);
+  readonly #applyCompaction: () => boolean;
   #sink: EntrySink | undefined;
   #agent: Agent | undefined;
 
-  constructor(records: readonly EntryRecord[], leafId: string | null) {
+  readonly projection: SessionProjection = $derived(
+    projectSession(this.#path, { applyCompaction: this.#applyCompactionNow() }),
+  );
+
+  constructor(
+    records: readonly EntryRecord[],
+    leafId: string | null,
+    applyCompaction: () => boolean = () => true,
+  ) {
+    this.#applyCompaction = applyCompaction;
     const entries = relinkOrphans(records.map((record) => record.entry));
     for (const entry of entries) this.#byId.set(entry.id, entry);
+    this.#order = entries;
     this.#leafId = leafId !== null && this.#byId.has(leafId) ? leafId : (entries.at(-1)?.id ?? null);
-    this.#rebuildPath();
+    this.#path = pathTo(this.#byId, this.#leafId);
+  }
+
+  #applyCompactionNow(): boolean {
+    return this.#applyCompaction();
   }
 
   /** Connect the writer; from now on every change is stored. */
@@ -45,26 +75,40 @@ export class Transcript {
   }
 
   get facts(): readonly AgentMessage[] {
-    return this.#facts;
+    return this.projection.facts;
   }
 
   get leafId(): string | null {
     return this.#leafId;
   }
 
+  /** The entries on the path from the root to the leaf. */
+  get path(): readonly SessionEntry[] {
+    return this.#path;
+  }
+
+  /** Every entry of the session, in order of creation: all branches. */
+  get entries(): readonly SessionEntry[] {
+    return this.#order;
+  }
+
+  entry(id: string): SessionEntry | undefined {
+    return this.#byId.get(id);
+  }
+
   /** The entry behind the fact at `index`. */
   entryIdAt(index: number): string | undefined {
-    return this.#factIds[index];
+    return this.projection.factIds[index];
   }
 
   /** Position of an entry's fact on the path; -1 when the entry is not on it. */
   indexOfEntry(entryId: string): number {
-    return this.#factIds.lastIndexOf(entryId);
+    return this.projection.factIds.lastIndexOf(entryId);
   }
 
-  /** The messages the next request is built from (the Agent then runs transformContext and convertToLlm). */
+  /** The messages the next request is built from: the projection's context (then `convertToLlm`). */
   context(): AgentMessage[] {
-    return this.#facts.slice();
+    return this.projection.context.slice();
   }
 
   /** Give the Agent the transcript as it is now: before a run starts, and after one ends. */
@@ -76,33 +120,68 @@ export class Transcript {
   append(messages: readonly AgentMessage[]): readonly SessionEntry[] {
     if (messages.length === 0) return [];
     const entries = chainEntries(messages, this.#leafId, (id) => this.#byId.has(id));
-    for (const entry of entries) this.#byId.set(entry.id, entry);
-    this.#factIds = [...this.#factIds, ...entries.map((entry) => entry.id)];
-    this.#facts = [...this.#facts, ...messages];
-    this.#leafId = entries.at(-1)?.id ?? this.#leafId;
-    this.#sink?.append(entries);
+    this.#add(entries);
     return entries;
   }
 
-  /** Replace the fact at `index` with a new version (facts are never changed in place). */
+  /** Another kind of entry at the end of the path: a context edit, a label, a model change, a summary… */
+  appendEntry(fields: NewEntry): SessionEntry {
+    const entry = {
+      ...fields,
+      id: newEntryId((id) => this.#byId.has(id)),
+      parentId: this.#leafId,
+      timestamp: new Date().toISOString(),
+    } as SessionEntry;
+    this.#add([entry]);
+    return entry;
+  }
+
+  #add(entries: readonly SessionEntry[]): void {
+    for (const entry of entries) this.#byId.set(entry.id, entry);
+    this.#order = [...this.#order, ...entries];
+    this.#path = [...this.#path, ...entries];
+    this.#leafId = entries.at(-1)?.id ?? this.#leafId;
+    this.#sink?.append(entries);
+  }
+
+  /** Replace the message of the fact at `index` (facts are never changed in place). */
   replaceAt(index: number, message: AgentMessage): void {
-    const id = this.#factIds[index];
+    const id = this.projection.factIds[index];
     const entry = id === undefined ? undefined : this.#byId.get(id);
     if (!entry || entry.type !== "message") return;
-    const next: SessionEntry = { ...entry, message };
-    this.#byId.set(next.id, next);
-    const facts = this.#facts.slice();
-    facts[index] = message;
-    this.#facts = facts;
-    this.#sink?.replace(next);
+    this.#replaceEntry({ ...entry, message });
   }
 
   /** Replace a fact found by identity; false when it is not on the path. */
   replaceFact(previous: AgentMessage, next: AgentMessage): boolean {
-    const index = this.#facts.lastIndexOf(previous);
+    const index = this.projection.facts.lastIndexOf(previous);
     if (index === -1) return false;
     this.replaceAt(index, next);
     return true;
+  }
+
+  #replaceEntry(next: SessionEntry): void {
+    this.#byId.set(next.id, next);
+    this.#order = this.#order.map((entry) => (entry.id === next.id ? next : entry));
+    const position = this.#path.findLastIndex((entry) => entry.id === next.id);
+    if (position !== -1) {
+      const path = this.#path.slice();
+      path[position] = next;
+      this.#path = path;
+    }
+    this.#sink?.replace(next);
+  }
+
+  /**
+   * Continue from another entry: the path now ends there, and what is appended next branches off it. The
+   * entries beyond stay in the tree, on their own branch.
+   */
+  moveLeaf(entryId: string | null): void {
+    if (entryId !== null && !this.#byId.has(entryId)) return;
+    if (entryId === this.#leafId) return;
+    this.#leafId = entryId;
+    this.#path = pathTo(this.#byId, entryId);
+    this.#sink?.leafMoved();
   }
 
   /**
@@ -111,14 +190,17 @@ export class Transcript {
    */
   adopt(records: readonly EntryRecord[], leafId: string | null): void {
     if (records.length === 0 && leafId === this.#leafId) return;
-    for (const record of records) this.#byId.set(record.entry.id, record.entry);
-    if (leafId !== null && this.#byId.has(leafId)) this.#leafId = leafId;
-    this.#rebuildPath();
-  }
-
-  #rebuildPath(): void {
-    const path = pathTo(this.#byId, this.#leafId);
-    this.#factIds = path.map((entry) => entry.id);
-    this.#facts = path.map((entry) => entry.message);
+    const added: SessionEntry[] = [];
+    for (const record of records) {
+      if (!this.#byId.has(record.entry.id)) added.push(record.entry);
+      this.#byId.set(record.entry.id, record.entry);
+    }
+    const replaced = new Set(records.map((record) => record.entry.id));
+    this.#order = [
+      ...this.#order.map((entry) => (replaced.has(entry.id) ? (this.#byId.get(entry.id) ?? entry) : entry)),
+      ...added,
+    ];
+    if (leafId === null || this.#byId.has(leafId)) this.#leafId = leafId;
+    this.#path = pathTo(this.#byId, this.#leafId);
   }
 }

@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { validateMessage } from "../messages/validate.ts";
+import { pathTo } from "../messages/entries.ts";
 import { projectModelView } from "../model-view/project.ts";
-import { buildExamples, exampleSettings } from "./examples.ts";
+import { projectSession } from "../model-view/session-projection.ts";
+import { buildExamples, exampleEntries, exampleSettings } from "./examples.ts";
 
 const examples = buildExamples();
 const view = (id: string) => {
   const example = examples.find((candidate) => candidate.id === id);
   if (!example) throw new Error(`no example ${id}`);
-  return projectModelView(example.facts, exampleSettings(example).context);
+  const settings = exampleSettings(example).context;
+  const entries = exampleEntries(example, []);
+  return projectModelView(projectSession(pathTo(entries, entries.at(-1)?.id)), settings);
 };
 
 describe("example sessions", () => {
@@ -20,7 +24,7 @@ describe("example sessions", () => {
 
   it("each show the fate they are about", () => {
     expect(view("bash").counts).toMatchObject({ converted: 2, excluded: 1 });
-    expect(view("compaction").counts).toMatchObject({ compacted: 4, converted: 1 });
+    expect(view("compaction").counts).toMatchObject({ compacted: 2, converted: 1, sent: 3 });
     expect(view("branch").counts).toMatchObject({ converted: 1 });
     expect(view("notifications-hidden").counts).toMatchObject({ hidden: 3 });
     expect(view("notifications-visible").counts).toMatchObject({ converted: 2, hidden: 0 });

@@ -1,10 +1,10 @@
+import { chainEntries, type SessionEntry } from "../messages/entries.ts";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, ToolCall } from "@earendil-works/pi-ai";
 import {
   createApprovalRequest,
   createBashExecution,
   createBranchSummary,
-  createCompactionSummary,
   createCustomMessage,
   createNotification,
   createProgress,
@@ -26,6 +26,8 @@ export interface Example {
   lesson: string;
   facts: AgentMessage[];
   policies?: Partial<VisibilityPolicies>;
+  /** A compaction entry placed after the fact at `after`, keeping the facts from `keepFrom` on. */
+  compaction?: { after: number; keepFrom: number; summary: string; tokensBefore: number };
 }
 
 const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
@@ -98,19 +100,21 @@ export function buildExamples(): Example[] {
       id: "compaction",
       title: "Example: a compaction summary replacing old turns",
       lesson:
-        "transformContext drops every fact before the compaction summary; they stay in the session for you.",
+        "The model reads the compaction's summary first, then the entries it kept (from its first kept entry on) and what came after; the turns before stay in the session for you.",
       facts: [
         user("Let's plan the database migration."),
         reply("Step 1: add the column. Step 2: backfill. Step 3: switch reads."),
         user("And rollback?"),
         reply("Keep the old column until reads have switched for a week."),
-        createCompactionSummary(
-          "We planned a three-step migration (add column, backfill, switch reads) and agreed to keep the old column for a week as rollback.",
-          18_400,
-          at(),
-        ),
         user("Remind me what step 2 was."),
       ],
+      compaction: {
+        after: 3,
+        keepFrom: 2,
+        summary:
+          "We planned a three-step migration (add column, backfill, switch reads) and talked about rollback.",
+        tokensBefore: 18_400,
+      },
     },
     {
       id: "branch",
@@ -232,4 +236,38 @@ export function exampleSettings(example: Example): SessionSettings {
     ...settings,
     context: { ...settings.context, policies: { ...DEFAULT_POLICIES, ...example.policies } },
   };
+}
+
+/**
+ * The example as session entries, after the given leading facts (the system message): one path, with the
+ * example's compaction entry where it belongs.
+ */
+export function exampleEntries(example: Example, leading: readonly AgentMessage[]): SessionEntry[] {
+  const offset = leading.length;
+  const entries: SessionEntry[] = chainEntries([...leading, ...example.facts], null);
+  const compaction = example.compaction;
+  if (!compaction) return entries;
+  const after = entries[offset + compaction.after];
+  const kept = entries[offset + compaction.keepFrom];
+  if (!after || !kept) return entries;
+  // As pi's compaction does, the entry records the prompt and tools in force, so the model keeps them.
+  const system = leading.find((message) => message.role === "system");
+  const timestamp = at();
+  const entry: SessionEntry = {
+    type: "compaction",
+    id: "compaction",
+    parentId: after.id,
+    timestamp: new Date(timestamp).toISOString(),
+    summary: compaction.summary,
+    firstKeptEntryId: kept.id,
+    tokensBefore: compaction.tokensBefore,
+    ...(system?.role === "system" ? { systemMessage: { ...system, timestamp } } : {}),
+  };
+  const rest = entries.slice(offset + compaction.after + 1);
+  const [next] = rest;
+  return [
+    ...entries.slice(0, offset + compaction.after + 1),
+    entry,
+    ...(next ? [{ ...next, parentId: entry.id }, ...rest.slice(1)] : []),
+  ];
 }

@@ -21,9 +21,16 @@ export function fateLabel(fate: Fate, seenByModel: boolean): FateLabel {
       return seenByModel
         ? { text: "converted → user", tone: "converted" }
         : { text: "not yet sent (→ user)", tone: "pending" };
+    case "edited":
+      return seenByModel
+        ? { text: FATE_LABELS.edited, tone: "edited" }
+        : { text: "not yet sent (edited)", tone: "pending" };
     case "hidden":
     case "excluded":
     case "compacted":
+    case "omitted":
+    case "failedAttempt":
+    case "unknown":
       return { text: FATE_LABELS[fate], tone: fate };
   }
 }

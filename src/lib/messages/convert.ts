@@ -59,7 +59,7 @@ export function progressText(message: ProgressMessage): string {
 }
 
 /** How one fact fares on its way to the model, before ordering and compaction are considered. */
-export type ConversionFate = "sent" | "converted" | "hidden" | "excluded";
+export type ConversionFate = "sent" | "converted" | "hidden" | "excluded" | "unknown";
 
 export interface Conversion {
   fate: ConversionFate;
@@ -72,6 +72,8 @@ export interface Conversion {
 const SENT = (message: Message): Conversion => ({ fate: "sent", message });
 const HIDDEN: Conversion = { fate: "hidden" };
 const EXCLUDED: Conversion = { fate: "excluded" };
+/** A role this version does not know (from a file or storage): never sent, as pi drops roles it does not know. */
+const UNKNOWN: Conversion = { fate: "unknown" };
 
 /**
  * Converted messages are cached per fact object and policy, so recomputing the model view returns the
@@ -132,9 +134,11 @@ export function convertMessage(message: AgentMessage, policies: VisibilityPolici
         true,
       );
     default: {
-      // Adding a message type without deciding its fate here is a compile error.
+      // Adding a message type without deciding its fate here is a compile error; at run time, a role no
+      // version of the playground knows (kept from a file) lands here and is never sent.
       const unhandled: never = message;
-      return unhandled;
+      void unhandled;
+      return UNKNOWN;
     }
   }
 }

@@ -1,10 +1,11 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { ImageContent, SystemMessage, TextContent, Usage } from "@earendil-works/pi-ai";
 
 /**
  * A session is a tree of entries, as in pi's coding agent: each entry names its parent, and the current
- * leaf picks one path through the tree. The facts the playground shows and the model reads are the
- * messages on that path. Entry fields and names follow pi 1.6's session files, so a session converts to
- * and from them without loss.
+ * leaf picks one path through the tree. The facts the playground shows and the model reads come from the
+ * entries on that path. Entry types and fields are pi 1.6's session-file entries, so a session converts to
+ * and from pi's files without loss; an entry of a type this version does not know is kept as it was.
  */
 export interface EntryBase {
   id: string;
@@ -19,7 +20,131 @@ export interface MessageEntry extends EntryBase {
   message: AgentMessage;
 }
 
-export type SessionEntry = MessageEntry;
+export interface ThinkingLevelChangeEntry extends EntryBase {
+  type: "thinking_level_change";
+  thinkingLevel: string;
+}
+
+export interface ModelChangeEntry extends EntryBase {
+  type: "model_change";
+  provider: string;
+  modelId: string;
+}
+
+export interface UsageEntry extends EntryBase {
+  type: "usage";
+  kind: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  note?: string;
+}
+
+/** The turns before it are summarised; the model reads the summary and the entries from `firstKeptEntryId` on. */
+export interface CompactionEntry extends EntryBase {
+  type: "compaction";
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: unknown;
+  usage?: Usage;
+  fromHook?: boolean;
+  /** The complete prompt and tool state at this boundary, when the compaction recorded it. */
+  systemMessage?: SystemMessage;
+}
+
+/** Where the conversation came back from a branch: what was tried there, for the model. */
+export interface BranchSummaryEntry extends EntryBase {
+  type: "branch_summary";
+  fromId: string;
+  summary: string;
+  details?: unknown;
+  usage?: Usage;
+  fromHook?: boolean;
+}
+
+/** An extension's own state; never part of the model's context. */
+export interface CustomEntry extends EntryBase {
+  type: "custom";
+  customType: string;
+  data?: unknown;
+}
+
+/** A bookmark on an entry; `undefined` removes it. */
+export interface LabelEntry extends EntryBase {
+  type: "label";
+  targetId: string;
+  label: string | undefined;
+}
+
+/** The session's name. */
+export interface SessionInfoEntry extends EntryBase {
+  type: "session_info";
+  name?: string;
+}
+
+/** A message an extension injected; it reaches the model as user content. */
+export interface CustomMessageEntry extends EntryBase {
+  type: "custom_message";
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  details?: unknown;
+  display: boolean;
+}
+
+export type EditableContent = string | (TextContent | ImageContent)[] | unknown[];
+
+/**
+ * A change to an earlier entry's contribution to the model's context, leaving the entry itself as it was:
+ * new content, or (null) nothing at all.
+ */
+export interface ContextEditEntry extends EntryBase {
+  type: "context_edit";
+  targetId: string;
+  replacement: { content: EditableContent } | null;
+}
+
+/** An entry of a type this version does not know: kept exactly as read, and written back as it was. */
+export interface UnknownEntry extends EntryBase {
+  type: "unknown";
+  original: Record<string, unknown>;
+}
+
+export type SessionEntry =
+  | MessageEntry
+  | ThinkingLevelChangeEntry
+  | ModelChangeEntry
+  | UsageEntry
+  | CompactionEntry
+  | BranchSummaryEntry
+  | CustomEntry
+  | LabelEntry
+  | SessionInfoEntry
+  | CustomMessageEntry
+  | ContextEditEntry
+  | UnknownEntry;
+
+export type EntryType = SessionEntry["type"];
+
+/** The entry types of pi 1.6's session files (everything but the stand-in for unknown ones). */
+export const PI_ENTRY_TYPES = [
+  "message",
+  "thinking_level_change",
+  "model_change",
+  "usage",
+  "compaction",
+  "branch_summary",
+  "custom",
+  "label",
+  "session_info",
+  "custom_message",
+  "context_edit",
+] as const satisfies readonly Exclude<EntryType, "unknown">[];
+
+/** The message of a message entry. */
+export function messageOf(entry: SessionEntry | undefined): AgentMessage | undefined {
+  return entry?.type === "message" ? entry.message : undefined;
+}
 
 /** pi's entry ids: eight hex digits, unique within the session, falling back to a whole UUID. */
 export function newEntryId(taken: (id: string) => boolean): string {
@@ -79,19 +204,21 @@ export function relinkOrphans(entries: readonly SessionEntry[]): SessionEntry[] 
 }
 
 /**
- * The entries from the root to `leafId`, following parents. A leaf that does not exist falls back to the
- * last entry; a cycle ends the path where it closes.
+ * The entries from the root to `leafId`, following parents, as pi's session manager walks them: a null leaf
+ * is the empty path (before the first entry), an unknown or absent one falls back to the last entry; a cycle
+ * ends the path where it closes.
  */
 export function pathTo(
   entries: readonly SessionEntry[] | ReadonlyMap<string, SessionEntry>,
-  leafId: string | null,
+  leafId: string | null | undefined,
 ): SessionEntry[] {
+  if (leafId === null) return [];
   const byId =
     entries instanceof Map
       ? entries
       : new Map((entries as readonly SessionEntry[]).map((entry) => [entry.id, entry]));
   const last = entries instanceof Map ? undefined : (entries as readonly SessionEntry[]).at(-1);
-  let id = leafId !== null && byId.has(leafId) ? leafId : (last?.id ?? null);
+  let id = leafId !== undefined && byId.has(leafId) ? leafId : (last?.id ?? null);
   const path: SessionEntry[] = [];
   const seen = new Set<string>();
   while (id !== null) {

@@ -278,10 +278,20 @@ function explain(value: Record<string, unknown>, role: AgentMessage["role"]): Fi
   });
 }
 
-export function validateMessage(value: unknown): Validation {
+/**
+ * Check a message. With `keepUnknownRoles` (what storage and session files hold), a message of a role this
+ * version does not know is kept as it is, only required to name its role and time: `convertToLlm` never
+ * sends it. People typing a message get the error instead.
+ */
+export function validateMessage(value: unknown, { keepUnknownRoles = false } = {}): Validation {
   if (!isObject(value)) return { ok: false, errors: [at("", "A message must be a JSON object.")] };
   if (validator.check(value)) return { ok: true, message: value as AgentMessage };
   const role = value.role;
+  if (keepUnknownRoles && typeof role === "string" && role !== "" && !KNOWN_ROLES.includes(role)) {
+    return typeof value.timestamp === "number"
+      ? { ok: true, message: value as unknown as AgentMessage }
+      : { ok: false, errors: [at("timestamp", `The ${role} message needs a numeric timestamp.`)] };
+  }
   if (typeof role !== "string" || !KNOWN_ROLES.includes(role)) {
     return {
       ok: false,

@@ -6,15 +6,16 @@ import { convertToLlm } from "../messages/convert.ts";
 import {
   createApprovalRequest,
   createBashExecution,
-  createCompactionSummary,
   createCustomMessage,
   createNotification,
   createProgress,
   createUserMessage,
 } from "../messages/factories.ts";
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../messages/policies.ts";
-import { projectModelView, summarize } from "./project.ts";
-import { transformContext } from "./transform.ts";
+import { projectFacts, projectModelView, summarize } from "./project.ts";
+import { pathTo } from "../messages/entries.ts";
+import { piTrees } from "./pi-sessions.test-support.ts";
+import { projectSession } from "./session-projection.ts";
 
 const usage = zeroUsage();
 const reply = (text: string): AssistantMessage => ({
@@ -58,25 +59,23 @@ describe("projectModelView", () => {
   ];
 
   it("gives each fact its fate and links every model message to its fact", () => {
-    const view = projectModelView(facts, DEFAULT_CONTEXT_SETTINGS);
+    const view = projectFacts(facts, DEFAULT_CONTEXT_SETTINGS);
     expect(view.fates).toEqual(["sent", "sent", "hidden", "sent", "converted", "excluded", "converted"]);
     expect(Array.from(view.sourceOf)).toEqual([0, 1, 3, 4, 6]);
     expect(Array.from(view.targetOf)).toEqual([0, 1, -1, 2, 3, -1, 4]);
-    expect(view.counts).toEqual({ sent: 3, converted: 2, hidden: 1, excluded: 1, compacted: 0 });
+    expect(view.counts).toMatchObject({ sent: 3, converted: 2, hidden: 1, excluded: 1, compacted: 0 });
     expect(summarize(view)).toBe("7 facts → 5 model messages: 1 hidden, 1 excluded, 2 converted");
   });
 
-  it("is exactly what the Agent's pipeline produces (transformContext, then convertToLlm)", () => {
+  it("is exactly what the session's pipeline produces (the projection's context, then convertToLlm)", () => {
     for (const settings of [DEFAULT_CONTEXT_SETTINGS, userTextNotifications]) {
-      const view = projectModelView(facts, settings);
-      expect(view.messages).toEqual(
-        convertToLlm(transformContext(facts, settings.applyCompaction), settings.policies),
-      );
+      const view = projectFacts(facts, settings);
+      expect(view.messages).toEqual(convertToLlm(facts, settings.policies));
     }
   });
 
   it("follows a policy change at once", () => {
-    const view = projectModelView(facts, userTextNotifications);
+    const view = projectFacts(facts, userTextNotifications);
     expect(view.fates[2]).toBe("converted");
     expect(view.messages[2]).toMatchObject({
       role: "user",
@@ -84,19 +83,44 @@ describe("projectModelView", () => {
     });
   });
 
-  it("drops the facts before the latest compaction summary but keeps system messages", () => {
-    const compacted: AgentMessage[] = [
-      system,
-      createUserMessage("old", 1),
-      reply("old reply"),
-      createCompactionSummary("we talked", 900, 5),
-      createUserMessage("new", 6),
-    ];
-    const view = projectModelView(compacted, DEFAULT_CONTEXT_SETTINGS);
-    expect(view.fates).toEqual(["sent", "compacted", "compacted", "converted", "sent"]);
-    expect(view.messages.map((message) => message.role)).toEqual(["system", "user", "user"]);
-    const off = projectModelView(compacted, { ...DEFAULT_CONTEXT_SETTINGS, applyCompaction: false });
-    expect(off.fates).not.toContain("compacted");
+  it("traces compaction and context edits of a session tree to the facts, as pi builds the context", () => {
+    const [, , , compacted, , edits] = piTrees();
+    if (!compacted || !edits) throw new Error("trees missing");
+    const compactedView = projectModelView(
+      projectSession(pathTo(compacted.entries, compacted.leafId)),
+      DEFAULT_CONTEXT_SETTINGS,
+    );
+    expect(compactedView.fates).toEqual([
+      "compacted",
+      "compacted",
+      "compacted",
+      "sent",
+      "sent",
+      "converted",
+      "sent",
+      "sent",
+    ]);
+    // The compaction's recorded prompt and its summary reach the model first, then the kept tail.
+    expect(Array.from(compactedView.sourceOf)).toEqual([5, 5, 3, 4, 6, 7]);
+    const editedView = projectModelView(
+      projectSession(pathTo(edits.entries, edits.leafId)),
+      DEFAULT_CONTEXT_SETTINGS,
+    );
+    expect(editedView.fates).toEqual(["sent", "edited", "edited", "sent", "edited", "failedAttempt", "sent"]);
+    expect(editedView.targetOf[5]).toBe(-1);
+    expect(editedView.edits.get(1)).toMatchObject({ kind: "edited" });
+    expect(summarize(editedView)).toBe("7 facts → 6 model messages: 3 edited, 1 failed attempt left out");
+  });
+
+  it("never sends a role it does not know, and counts it as nothing", () => {
+    const strange = { role: "wizard", spell: "fireball", message: createUserMessage("x"), timestamp: 1 };
+    const view = projectFacts(
+      [createUserMessage("u", 1), strange as unknown as AgentMessage],
+      DEFAULT_CONTEXT_SETTINGS,
+    );
+    expect(view.fates).toEqual(["sent", "unknown"]);
+    expect(view.messages).toHaveLength(1);
+    expect(view.factTokens).toBe(view.modelTokens);
   });
 
   it("matches the pipeline on random histories, including held-back policy messages", () => {
@@ -125,7 +149,6 @@ describe("projectModelView", () => {
       () => createApprovalRequest({ action: "a" }),
       () => createProgress("p"),
       () => bash(random() < 0.5),
-      () => createCompactionSummary("s", 1),
       () => ({ role: "system", content: "later", timestamp: 2 }),
     ];
     for (let round = 0; round < 200; round++) {
@@ -133,17 +156,15 @@ describe("projectModelView", () => {
         (makers[Math.floor(random() * makers.length)] as () => AgentMessage)(),
       );
       const settings: ContextSettings = {
-        applyCompaction: random() < 0.5,
+        applyCompaction: true,
         policies: {
           notification: random() < 0.5 ? "hidden" : "userText",
           approval_request: random() < 0.5 ? "hidden" : "userText",
           progress: "userText",
         },
       };
-      const view = projectModelView(history, settings);
-      expect(view.messages).toEqual(
-        convertToLlm(transformContext(history, settings.applyCompaction), settings.policies),
-      );
+      const view = projectFacts(history, settings);
+      expect(view.messages).toEqual(convertToLlm(history, settings.policies));
       view.messages.forEach((message, index) => {
         const source = view.sourceOf[index] as number;
         expect(view.targetOf[source]).toBe(index);
@@ -153,7 +174,7 @@ describe("projectModelView", () => {
   });
 
   it("estimates tokens for both sides", () => {
-    const view = projectModelView(
+    const view = projectFacts(
       [createUserMessage("x".repeat(400), 1), createNotification("y".repeat(40))],
       DEFAULT_CONTEXT_SETTINGS,
     );

@@ -69,5 +69,8 @@ function measure(message: AgentMessage): Size {
         chars: message.action.length + (message.subject?.length ?? 0) + (message.reason?.length ?? 0),
         images: 0,
       };
+    default:
+      // A role this version does not know is never sent, so it costs nothing.
+      return { chars: 0, images: 0 };
   }
 }

@@ -28,7 +28,6 @@ export class StorageHealth {
   #info = $state.raw<StorageInfo | undefined>(undefined);
   #replaced = $state(false);
   /** The latest report per session: a report that waited for the storage estimate must not overtake it. */
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
   readonly #reports = new Map<string, number>();
 
   constructor(notices: Notices) {

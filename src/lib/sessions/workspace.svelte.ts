@@ -14,6 +14,7 @@ import { IdbSessionStore } from "../storage/idb-store.ts";
 import { useMemoryKeyValueStore } from "../storage/kv.ts";
 import type { EntryRecord, SessionMeta } from "../storage/records.ts";
 import { pathTo, relinkOrphans } from "../messages/entries.ts";
+import { projectSession } from "../model-view/session-projection.ts";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { SessionStore } from "../storage/session-store.ts";
 import type { WriterStatus } from "../storage/session-writer.ts";
@@ -311,7 +312,7 @@ export class Workspace {
 
 /** The messages on the path to the leaf of a stored session (what an export or a copy holds). */
 function pathMessages(records: readonly EntryRecord[], leafId: string | null): AgentMessage[] {
-  return pathTo(relinkOrphans(records.map((record) => record.entry)), leafId).map((entry) => entry.message);
+  return projectSession(pathTo(relinkOrphans(records.map((record) => record.entry)), leafId)).facts;
 }
 
 function readCurrentId(): string | undefined {

@@ -3,7 +3,7 @@ import { IDBFactory } from "fake-indexeddb";
 import FDBOpenDBRequest from "fake-indexeddb/lib/FDBOpenDBRequest";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { describe, expect, it, vi } from "vitest";
-import { chainEntries } from "../messages/entries.ts";
+import { messageOf, chainEntries } from "../messages/entries.ts";
 import { createNotification, createUserMessage } from "../messages/factories.ts";
 import { IdbSessionStore } from "./idb-store.ts";
 import { SCHEMA_VERSION, type SessionMeta } from "./records.ts";
@@ -66,13 +66,13 @@ describe("IdbSessionStore", () => {
       sessionId: "a",
       seq: 1,
       rev: 1,
-      entry: { ...entries[1], message: { role: "wizard", timestamp: 1 } },
+      entry: { ...entries[1], message: { role: "user", timestamp: 1 } },
     });
     await plant(factory, { schema: 99, sessionId: "a", seq: 2, rev: 1, entry: entries[2] });
     const loaded = await store.loadSession("a");
-    expect(loaded?.records.map((record) => record.entry.message)).toEqual([system]);
+    expect(loaded?.records.map((record) => messageOf(record.entry))).toEqual([system]);
     expect(loaded?.warnings).toEqual([
-      expect.stringMatching(/^Skipped stored entry #1: Unknown role "wizard"/),
+      expect.stringMatching(/^Skipped stored entry #1: content must be text or a list of content parts/),
       expect.stringMatching(/^Skipped stored entry #2: it was written by a newer version/),
     ]);
     const result = await store.write("a", {
@@ -105,7 +105,7 @@ describe("IdbSessionStore", () => {
       schema: 1,
       sessionId: "a",
       seq: 2,
-      message: { role: "wizard", timestamp: 2 },
+      message: { role: "user", timestamp: 2 },
     });
     tx.objectStore("messages").put({
       schema: 1,
@@ -119,7 +119,7 @@ describe("IdbSessionStore", () => {
     const store = await IdbSessionStore.open({ factory });
     const loaded = await store.loadSession("a");
     if (!loaded) throw new Error("the session did not survive the upgrade");
-    expect(loaded.records.map((record) => record.entry.message)).toEqual([
+    expect(loaded.records.map((record) => messageOf(record.entry))).toEqual([
       system,
       createUserMessage("bare", 1),
       createNotification("last", "info", 3),
@@ -131,7 +131,7 @@ describe("IdbSessionStore", () => {
     expect(third?.entry.parentId).not.toBe(second?.entry.id);
     expect(loaded.meta.leafId).toBe(third?.entry.id);
     expect(loaded.warnings).toEqual([
-      expect.stringMatching(/^Skipped stored entry #2: Unknown role "wizard"/),
+      expect.stringMatching(/^Skipped stored entry #2: content must be text/),
     ]);
     const db = await openRaw(factory);
     expect([...db.objectStoreNames].sort()).toEqual([

@@ -50,7 +50,10 @@ describe("readEntryRecord", () => {
         rev: 1,
         entry: { type: "message", message: createUserMessage("x") },
       }),
-    ).toEqual({ ok: false, reason: "the entry has no id or parent" });
+    ).toEqual({
+      ok: false,
+      reason: "the message entry is not valid (id: missing; parentId: missing; timestamp: missing)",
+    });
     expect(readEntryRecord("nonsense")).toEqual({ ok: false, reason: "the record is not an object" });
   });
 });

@@ -2,6 +2,7 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message, Usage } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "../messages/entries.ts";
 import { describeErrors, validateMessage } from "../messages/validate.ts";
+import { validateEntry } from "../messages/entry-validate.ts";
 import { isObject } from "../../shared/is-object.ts";
 
 /**
@@ -190,17 +191,8 @@ export function readEntryRecord(raw: unknown): ReadResult<EntryRecord> {
   if (refused) return { ok: false, reason: refused };
   if (typeof raw.sessionId !== "string" || typeof raw.seq !== "number")
     return { ok: false, reason: "the record has no session id or sequence number" };
-  const entry = raw.entry;
-  if (
-    !isObject(entry) ||
-    typeof entry.id !== "string" ||
-    (entry.parentId !== null && typeof entry.parentId !== "string")
-  )
-    return { ok: false, reason: "the entry has no id or parent" };
-  if (entry.type !== "message")
-    return { ok: false, reason: `the entry type ${JSON.stringify(entry.type)} is not known to this version` };
-  const validation = validateMessage(entry.message);
-  if (!validation.ok) return { ok: false, reason: describeErrors(validation.errors) };
+  const entry = validateEntry(raw.entry);
+  if (!entry.ok) return { ok: false, reason: entry.reason };
   return {
     ok: true,
     value: {
@@ -208,13 +200,7 @@ export function readEntryRecord(raw: unknown): ReadResult<EntryRecord> {
       sessionId: raw.sessionId,
       seq: raw.seq,
       rev: finiteOr(raw.rev, 0),
-      entry: {
-        type: "message",
-        id: entry.id,
-        parentId: entry.parentId,
-        timestamp: typeof entry.timestamp === "string" ? entry.timestamp : "",
-        message: validation.message,
-      },
+      entry: entry.entry,
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { describe, expect, it, vi } from "vitest";
-import { chainEntries, type SessionEntry } from "../messages/entries.ts";
+import { messageOf, chainEntries, type MessageEntry } from "../messages/entries.ts";
 import { createApprovalRequest, createUserMessage } from "../messages/factories.ts";
 import { MemorySessionStore } from "./memory-store.ts";
 import { SCHEMA_VERSION, type SessionMeta } from "./records.ts";
@@ -61,14 +61,14 @@ async function setup({ created = true } = {}) {
     },
   );
   /** Make entries the way the transcript does: chained from the leaf, which moves to the last. */
-  const add = (...messages: AgentMessage[]): SessionEntry[] => {
+  const add = (...messages: AgentMessage[]): MessageEntry[] => {
     const entries = chainEntries(messages, leaf);
     leaf = entries.at(-1)?.id ?? leaf;
     writer.append(entries);
     return entries;
   };
   const stored = async () =>
-    (await store.loadSession("s"))?.records.map((record) => record.entry.message) ?? [];
+    (await store.loadSession("s"))?.records.map((record) => messageOf(record.entry)) ?? [];
   return {
     store,
     writer,
@@ -116,7 +116,7 @@ describe("SessionWriter", () => {
     await ctx.writer.flush();
     const loaded = await ctx.store.loadSession("s");
     expect(loaded?.records.map((record) => record.seq)).toEqual([0, 1]);
-    expect(loaded?.records[1]?.entry.message).toMatchObject({ status: "approved" });
+    expect(messageOf(loaded?.records[1]?.entry)).toMatchObject({ status: "approved" });
     expect(ctx.written).toEqual([[1], [1]]);
   });
 

@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { afterEach, describe, expect, it } from "vitest";
-import { chainEntries, type SessionEntry } from "../messages/entries.ts";
+import { messageOf, chainEntries, type SessionEntry } from "../messages/entries.ts";
 import { createNotification, createUserMessage } from "../messages/factories.ts";
 import { IdbSessionStore } from "./idb-store.ts";
 import { MemorySessionStore } from "./memory-store.ts";
@@ -63,7 +63,7 @@ function meta(id: string, updatedAt = 1): SessionMeta {
 
 const system: AgentMessage = { role: "system", content: "p", timestamp: 0 };
 const messagesOf = (entries: readonly { entry: SessionEntry }[]) =>
-  entries.map((record) => record.entry.message);
+  entries.map((record) => messageOf(record.entry));
 
 let open: SessionStore | undefined;
 afterEach(() => open?.close());
@@ -136,7 +136,7 @@ describe.each(harnesses)("the %s store", (_name, make) => {
     const appended = chainEntries([createUserMessage("two", 2)], replaced.id);
     await store.write("a", { replace: [{ seq: 1, entry: replaced }], append: appended });
     const changes = await store.changesSince("a", known);
-    expect(changes?.records.map((record) => [record.seq, record.entry.message])).toEqual([
+    expect(changes?.records.map((record) => [record.seq, messageOf(record.entry)])).toEqual([
       [1, replaced.message],
       [2, appended[0]?.message],
     ]);
@@ -165,11 +165,11 @@ describe.each(harnesses)("the %s store", (_name, make) => {
     const entries = chainEntries([createUserMessage("original", 1)], null);
     await store.createSession(meta("a"), entries);
     const first = await store.loadSession("a");
-    const message = first?.records[0]?.entry.message;
+    const message = messageOf(first?.records[0]?.entry);
     if (message?.role !== "user" || typeof message.content === "string") throw new Error("unexpected");
     message.content[0] = { type: "text", text: "changed by a reader" };
     const again = await store.loadSession("a");
-    expect(again?.records[0]?.entry.message).toEqual(createUserMessage("original", 1));
+    expect(messageOf(again?.records[0]?.entry)).toEqual(createUserMessage("original", 1));
     expect(again?.records[0]?.entry).not.toBe(entries[0]);
   });
 

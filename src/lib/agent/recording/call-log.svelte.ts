@@ -15,7 +15,6 @@ export class CallLog {
   #state = $state<CallLogState>("idle");
   #problem = $state<string | undefined>(undefined);
   // Not reactive: a cache behind `body()`, never rendered itself.
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly #bodies = new Map<number, Promise<CallBodyRecord | undefined>>();
 
   constructor(store: SessionStore, sessionId: string) {

@@ -1,0 +1,100 @@
+import {
+  arr,
+  bool,
+  compile,
+  lit,
+  map,
+  nul,
+  nullable,
+  num,
+  obj,
+  opt,
+  str,
+  union,
+  unknown,
+  type Properties,
+} from "@earendil-works/pi-schema";
+import { isObject } from "../../shared/is-object.ts";
+import { PI_ENTRY_TYPES, type SessionEntry } from "./entries.ts";
+import { describeErrors, validateMessage } from "./validate.ts";
+
+/**
+ * Checks of session entries read from storage or from a pi session file. The fields common to every entry
+ * (id, parent, time) and those of each type come from one table; a message entry's message is checked by
+ * the message validator. A type this version does not know is not an error: it is kept as it was.
+ */
+export type EntryValidation =
+  { ok: true; entry: SessionEntry; unknownType?: string } | { ok: false; reason: string };
+
+const usage = map(unknown());
+const content = union([str(), arr(map(unknown()))]);
+
+const FIELDS: Record<(typeof PI_ENTRY_TYPES)[number], Properties> = {
+  message: { message: map(unknown()) },
+  thinking_level_change: { thinkingLevel: str() },
+  model_change: { provider: str(), modelId: str() },
+  usage: { kind: str(), provider: str(), model: str(), usage },
+  compaction: {
+    summary: str(),
+    firstKeptEntryId: str(),
+    tokensBefore: num(),
+    usage: opt(usage),
+    fromHook: opt(bool()),
+    systemMessage: opt(map(unknown())),
+  },
+  branch_summary: { fromId: str(), summary: str(), usage: opt(usage), fromHook: opt(bool()) },
+  custom: { customType: str() },
+  label: { targetId: str(), label: opt(union([str(), nul()])) },
+  session_info: { name: opt(str()) },
+  custom_message: { customType: str(), content, display: bool() },
+  context_edit: { targetId: str(), replacement: nullable(obj({ content }, { open: true })) },
+};
+
+const BASE = { id: str({ minLength: 1 }), parentId: nullable(str()), timestamp: str() };
+
+const validator = compile(
+  union(
+    Object.entries(FIELDS).map(([type, fields]) =>
+      obj({ type: lit(type), ...BASE, ...fields }, { open: true }),
+    ),
+  ),
+);
+
+const KNOWN = new Set<string>(PI_ENTRY_TYPES);
+
+export function validateEntry(raw: unknown): EntryValidation {
+  if (!isObject(raw)) return { ok: false, reason: "an entry must be a JSON object" };
+  const type = raw.type;
+  if (typeof type !== "string" || type === "") return { ok: false, reason: "the entry has no type" };
+  if (!KNOWN.has(type)) {
+    if (typeof raw.id !== "string" || (raw.parentId !== null && typeof raw.parentId !== "string"))
+      return { ok: false, reason: `the ${type} entry has no id or parent` };
+    return {
+      ok: true,
+      unknownType: type,
+      entry: {
+        type: "unknown",
+        id: raw.id,
+        parentId: raw.parentId,
+        timestamp: typeof raw.timestamp === "string" ? raw.timestamp : "",
+        original: raw,
+      },
+    };
+  }
+  if (!validator.check(raw)) {
+    const problems = validator
+      .errors(raw)
+      .map((error) => `${error.path.slice(1).replaceAll("/", ".") || "the entry"}: ${error.message}`);
+    return { ok: false, reason: `the ${type} entry is not valid (${problems.join("; ")})` };
+  }
+  if (type === "message") {
+    const message = validateMessage((raw as Record<string, unknown>).message, { keepUnknownRoles: true });
+    if (!message.ok) return { ok: false, reason: describeErrors(message.errors) };
+  }
+  return { ok: true, entry: raw as unknown as SessionEntry };
+}
+
+/** The entry as pi's session file holds it: an unknown one exactly as it was read. */
+export function entryForFile(entry: SessionEntry): Record<string, unknown> {
+  return entry.type === "unknown" ? entry.original : (entry as unknown as Record<string, unknown>);
+}

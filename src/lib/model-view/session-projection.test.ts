@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { pathTo } from "../messages/entries.ts";
+import { convertToLlm } from "../messages/convert.ts";
+import { piMessages, piSession, piTrees } from "./pi-sessions.test-support.ts";
+import { projectSession } from "./session-projection.ts";
+
+describe("projectSession, against pi's own SessionManager", () => {
+  for (const tree of piTrees()) {
+    it(`gives the context pi gives: ${tree.name}`, () => {
+      const reference = piSession.buildSessionContext(tree.entries, tree.leafId);
+      const projection = projectSession(pathTo(tree.entries, tree.leafId));
+      expect(projection.context).toEqual(reference.messages);
+      expect({ model: projection.model, thinkingLevel: projection.thinkingLevel }).toEqual({
+        model: reference.model,
+        thinkingLevel: reference.thinkingLevel,
+      });
+      // And what the model receives: pi's convertToLlm of pi's context, ours of ours.
+      expect(convertToLlm(projection.context)).toEqual(piMessages.convertToLlm(reference.messages));
+    });
+  }
+
+  it("says what became of each fact: compacted, edited (with both versions), omitted as a failed attempt", () => {
+    const [, , , compacted, , edits] = piTrees();
+    if (!compacted || !edits) throw new Error("trees missing");
+    const afterCompaction = projectSession(pathTo(compacted.entries, compacted.leafId));
+    expect(afterCompaction.fates.map((fate) => fate.kind)).toEqual([
+      "compacted", // the system prompt: pi keeps no system message from before a compaction
+      "compacted",
+      "compacted",
+      "in",
+      "in",
+      "in", // the compaction's summary
+      "in",
+      "in",
+    ]);
+    const edited = projectSession(pathTo(edits.entries, edits.leafId));
+    const kinds = edited.fates.map((fate) => fate.kind);
+    expect(kinds).toEqual(["in", "edited", "edited", "in", "edited", "omitted", "in"]);
+    const answer = edited.fates[2];
+    if (answer?.kind !== "edited") throw new Error("not edited");
+    expect(answer.original).toMatchObject({ content: [{ type: "text", text: "an answer to edit" }] });
+    expect(answer.replacement).toMatchObject({
+      content: [{ type: "text", text: "the answer, edited again" }],
+    });
+    expect(edited.fates[5]).toMatchObject({ kind: "omitted", failedAttempt: true });
+  });
+
+  it("keeps entries that are not facts as markers, in their place", () => {
+    const [straight] = piTrees();
+    if (!straight) throw new Error("tree missing");
+    const projection = projectSession(pathTo(straight.entries, straight.leafId));
+    expect(projection.markers.map((marker) => [marker.entry.type, marker.afterFact])).toEqual([
+      ["model_change", 0],
+      ["thinking_level_change", 0],
+      ["session_info", 2],
+      ["custom", 2],
+    ]);
+  });
+
+  it("shows without compaction what the model would read if it had not happened", () => {
+    const compacted = piTrees()[3];
+    if (!compacted) throw new Error("tree missing");
+    const projection = projectSession(pathTo(compacted.entries, compacted.leafId), {
+      applyCompaction: false,
+    });
+    expect(projection.fates.every((fate) => fate.kind === "in")).toBe(true);
+    expect(projection.context).toHaveLength(projection.facts.length);
+  });
+});

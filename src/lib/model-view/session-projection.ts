@@ -1,0 +1,227 @@
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { ImageContent, TextContent } from "@earendil-works/pi-ai";
+import type { CompactionEntry, ContextEditEntry, SessionEntry } from "../messages/entries.ts";
+import { createBranchSummary, createCompactionSummary, createCustomMessage } from "../messages/factories.ts";
+
+/**
+ * From the session tree to what the model reads, the way pi's coding agent builds it
+ * (`SessionManager.buildSessionProjection` in pi 1.6): the entries on the path to the leaf; with a
+ * compaction, its summary first, then the entries from its `firstKeptEntryId` on and everything after it;
+ * context edits replace or omit the content of the entries they target. Unlike pi, every step keeps its
+ * provenance, so each fact can say why it reaches the model as it does, or not at all.
+ */
+
+/** Why a fact is not in the context as it is. */
+export type ContextFate =
+  | { kind: "in" }
+  | { kind: "compacted" }
+  | { kind: "edited"; edit: ContextEditEntry; original: AgentMessage; replacement: AgentMessage }
+  | { kind: "omitted"; edit: ContextEditEntry; failedAttempt: boolean };
+
+export interface SessionProjection {
+  /** Facts in path order: the messages the path's entries stand for, before compaction and edits. */
+  facts: AgentMessage[];
+  /** The entry behind each fact. */
+  factIds: string[];
+  /** What each fact contributes to the context (parallel to the facts). */
+  fates: ContextFate[];
+  /** The messages the next request is built from, in order (the input of `convertToLlm`). */
+  context: AgentMessage[];
+  /** The fact each context message comes from (a compaction's recorded system message: the compaction). */
+  contextFacts: Int32Array;
+  /** Entries on the path that are not facts (model and thinking changes, labels, edits, names, custom state). */
+  markers: { entry: SessionEntry; afterFact: number }[];
+  /** The model and thinking level the path ends with, as pi reads them (null when it sets none). */
+  model: { provider: string; modelId: string } | null;
+  thinkingLevel: string;
+}
+
+/**
+ * The fact an entry stands for, as pi's `sessionEntryToContextMessages` makes it. Cached per entry object:
+ * entries are never changed in place, so the same entry always gives the very same message.
+ */
+const factCache = new WeakMap<SessionEntry, AgentMessage | null>();
+
+export function factOf(entry: SessionEntry): AgentMessage | undefined {
+  const hit = factCache.get(entry);
+  if (hit !== undefined) return hit ?? undefined;
+  const fact = buildFact(entry);
+  factCache.set(entry, fact ?? null);
+  return fact;
+}
+
+function buildFact(entry: SessionEntry): AgentMessage | undefined {
+  const time = Date.parse(entry.timestamp);
+  switch (entry.type) {
+    case "message": {
+      // Session files are not validated by pi; missing content is read as empty, as pi does.
+      const message = entry.message as AgentMessage & { content?: unknown };
+      if (message.role === "system" && message.content == null) return { ...message, content: "" };
+      if (
+        (message.role === "user" || message.role === "assistant" || message.role === "toolResult") &&
+        message.content == null
+      )
+        return { ...message, content: [] } as AgentMessage;
+      return entry.message;
+    }
+    case "custom_message":
+      return createCustomMessage(entry.customType, entry.content ?? [], entry.display, entry.details, time);
+    case "branch_summary":
+      return entry.summary ? createBranchSummary(entry.summary, entry.fromId, time) : undefined;
+    case "compaction":
+      return createCompactionSummary(entry.summary, entry.tokensBefore, time);
+    default:
+      return undefined;
+  }
+}
+
+/** A context edit's new content put into a message, as pi's `projectContextEntry` does. */
+function edited(
+  message: AgentMessage,
+  replacement: NonNullable<ContextEditEntry["replacement"]>,
+): AgentMessage {
+  if (
+    message.role !== "user" &&
+    message.role !== "assistant" &&
+    message.role !== "toolResult" &&
+    message.role !== "custom"
+  )
+    return message;
+  const content =
+    (message.role === "assistant" || message.role === "toolResult") && typeof replacement.content === "string"
+      ? [{ type: "text", text: replacement.content }]
+      : replacement.content;
+  return { ...message, content } as AgentMessage;
+}
+
+const editCache = new WeakMap<ContextEditEntry, WeakMap<AgentMessage, AgentMessage>>();
+
+function editedOnce(message: AgentMessage, edit: ContextEditEntry): AgentMessage {
+  const replacement = edit.replacement;
+  if (!replacement) return message;
+  let byMessage = editCache.get(edit);
+  if (!byMessage) {
+    byMessage = new WeakMap();
+    editCache.set(edit, byMessage);
+  }
+  let result = byMessage.get(message);
+  if (!result) {
+    result = edited(message, replacement);
+    byMessage.set(message, result);
+  }
+  return result;
+}
+
+function isFailedReply(message: AgentMessage): boolean {
+  return message.role === "assistant" && (message.stopReason === "error" || message.stopReason === "aborted");
+}
+
+/**
+ * Project the path to the leaf. `applyCompaction: false` shows what the model would read without
+ * compaction (every entry, the summary where it stands); pi always applies it.
+ */
+export function projectSession(
+  path: readonly SessionEntry[],
+  { applyCompaction = true } = {},
+): SessionProjection {
+  const facts: AgentMessage[] = [];
+  const factIds: string[] = [];
+  const factIndexOf = new Map<string, number>();
+  const markers: SessionProjection["markers"] = [];
+  let thinkingLevel = "off";
+  let model: SessionProjection["model"] = null;
+  let compaction: CompactionEntry | undefined;
+  let compactionAt = -1;
+
+  path.forEach((entry, position) => {
+    if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
+    else if (entry.type === "model_change") model = { provider: entry.provider, modelId: entry.modelId };
+    else if (entry.type === "message" && entry.message.role === "assistant")
+      model = { provider: entry.message.provider, modelId: entry.message.model };
+    if (entry.type === "compaction") {
+      compaction = entry;
+      compactionAt = position;
+    }
+    const fact = factOf(entry);
+    if (fact) {
+      factIndexOf.set(entry.id, facts.length);
+      facts.push(fact);
+      factIds.push(entry.id);
+    } else markers.push({ entry, afterFact: facts.length - 1 });
+  });
+
+  // The entries that make up the context, in order (pi's buildContextEntries).
+  let contextEntries: readonly SessionEntry[] = path;
+  if (applyCompaction && compaction) {
+    const kept: SessionEntry[] = [compaction];
+    let foundFirstKept = false;
+    for (let index = 0; index < compactionAt; index++) {
+      const entry = path[index] as SessionEntry;
+      if (entry.id === compaction.firstKeptEntryId) foundFirstKept = true;
+      if (foundFirstKept && !(entry.type === "message" && entry.message.role === "system")) kept.push(entry);
+    }
+    kept.push(...path.slice(compactionAt + 1));
+    contextEntries = kept;
+  }
+
+  // The last edit of each target among the context entries wins, as in pi.
+  const edits = new Map<string, ContextEditEntry>();
+  for (const entry of contextEntries) if (entry.type === "context_edit") edits.set(entry.targetId, entry);
+
+  const fates: ContextFate[] = facts.map(() => ({ kind: "compacted" }) as ContextFate);
+  const context: AgentMessage[] = [];
+  const contextFacts: number[] = [];
+  contextEntries.forEach((entry, index) => {
+    // An older compaction kept inside the newest one's range contributes nothing (pi's rule).
+    if (entry.type === "compaction" && index > 0 && applyCompaction && compaction) return;
+    const factIndex = factIndexOf.get(entry.id);
+    if (factIndex === undefined) return;
+    const fact = facts[factIndex] as AgentMessage;
+    if (entry.type === "compaction" && entry.systemMessage && applyCompaction) {
+      // The prompt and tools the compaction recorded come first; they come from the compaction entry.
+      context.push(entry.systemMessage as AgentMessage);
+      contextFacts.push(factIndex);
+    }
+    const edit = edits.get(entry.id);
+    if (!edit) {
+      fates[factIndex] = { kind: "in" };
+      context.push(fact);
+      contextFacts.push(factIndex);
+      return;
+    }
+    if (edit.replacement === null) {
+      fates[factIndex] = { kind: "omitted", edit, failedAttempt: isFailedReply(fact) };
+      return;
+    }
+    const replacement = editedOnce(fact, edit);
+    fates[factIndex] =
+      replacement === fact ? { kind: "in" } : { kind: "edited", edit, original: fact, replacement };
+    context.push(replacement);
+    contextFacts.push(factIndex);
+  });
+
+  return {
+    facts,
+    factIds,
+    fates,
+    context,
+    contextFacts: Int32Array.from(contextFacts),
+    markers,
+    model,
+    thinkingLevel,
+  };
+}
+
+/** The content a fact has for editing: what a context edit of it replaces. */
+export function editableContent(message: AgentMessage): string | (TextContent | ImageContent)[] | undefined {
+  switch (message.role) {
+    case "user":
+    case "custom":
+      return message.content;
+    case "assistant":
+    case "toolResult":
+      return message.content as (TextContent | ImageContent)[];
+    default:
+      return undefined;
+  }
+}
