@@ -193,6 +193,14 @@ interface AssistantDiff {
   rewrites: { from: string; to: string }[];
 }
 
+/** How many input messages after the latest one linked are tried before looking up by timestamp. */
+const NEARBY = 8;
+
+interface Found {
+  source: number;
+  changes: ProviderChanges;
+}
+
 interface Candidates {
   indices: number[];
   /** Every index before this one is claimed. */
@@ -207,10 +215,13 @@ class TransformTracer {
   readonly #providerChanges: ProviderChanges[];
   readonly #modelChanges: ProviderChanges[];
   readonly #claimed: Uint8Array;
-  readonly #indexOf = new Map<Message, number>();
+  /** Where each input message first is; built only when one is not where it is expected. */
+  #indexOf: Map<Message, number> | undefined;
   /** Tool-call ids as they were → as they are sent, learnt from the assistant messages already traced. */
   readonly #rewrites = new Map<string, string>();
   #byTimestamp: Map<unknown, Candidates> | undefined;
+  /** One past the latest input message linked so far: where the next rewritten message's original usually is. */
+  #next = 0;
 
   constructor(input: readonly Message[], output: Message[]) {
     this.#input = input;
@@ -220,20 +231,14 @@ class TransformTracer {
     this.#providerChanges = new Array<ProviderChanges>(output.length).fill(UNCHANGED);
     this.#modelChanges = new Array<ProviderChanges>(input.length).fill(UNCHANGED);
     this.#claimed = new Uint8Array(input.length);
-    for (let index = input.length - 1; index >= 0; index--) this.#indexOf.set(input[index] as Message, index);
   }
 
   trace(): ProviderView {
     const unmatched: number[] = [];
     for (let position = 0; position < this.#output.length; position++) {
       const message = this.#output[position] as Message;
-      const identical = this.#claimIdentical(message);
-      if (identical >= 0) {
-        this.#link(position, identical, UNCHANGED);
-        continue;
-      }
-      const derived = this.#claimDerived(message);
-      if (derived) this.#link(position, derived.source, derived.changes);
+      const found = this.#findNearby(message) ?? this.#findAnywhere(message);
+      if (found) this.#link(position, found.source, found.changes);
       else unmatched.push(position);
     }
     const merged = this.#traceRebuiltSystem(unmatched);
@@ -251,25 +256,43 @@ class TransformTracer {
 
   #link(position: number, source: number, changes: ProviderChanges): void {
     this.#claimed[source] = 1;
+    if (source >= this.#next) this.#next = source + 1;
     this.#sourceOf[position] = source;
     this.#targetOf[source] = position;
     this.#providerChanges[position] = changes;
     this.#modelChanges[source] = changes;
   }
 
-  #claimIdentical(message: Message): number {
-    const first = this.#indexOf.get(message);
-    if (first === undefined) return -1;
-    // The same object twice in the list: take its first unclaimed occurrence.
-    for (let index = first; index < this.#input.length; index++) {
-      if (this.#input[index] === message && !this.#claimed[index]) return index;
+  /**
+   * The transform keeps the order (it only drops, inserts, and holds system messages back), so a message's
+   * original is almost always the next unlinked input message, past any the transform dropped: the same
+   * object when it was left alone, a copy with the same fields otherwise.
+   */
+  #findNearby(message: Message): Found | undefined {
+    const end = Math.min(this.#input.length, this.#next + NEARBY);
+    for (let index = this.#next; index < end; index++) {
+      if (this.#input[index] === message && !this.#claimed[index])
+        return { source: index, changes: UNCHANGED };
     }
-    return -1;
+    for (let index = this.#next; index < end; index++) {
+      const derived = this.#derivedFrom(index, message);
+      if (derived) return derived;
+    }
+    return undefined;
   }
 
-  /** The first unclaimed input message `message` is a rewritten copy of, with what the rewrite changed. */
-  #claimDerived(message: Message): { source: number; changes: ProviderChanges } | undefined {
-    // A rewritten message keeps its timestamp (pi-ai spreads the original); a synthetic one gets the clock's.
+  /** The slow way, for a held system message, a long run of dropped ones, or a message the transform added. */
+  #findAnywhere(message: Message): Found | undefined {
+    const first = this.#indexOfMessage().get(message);
+    if (first !== undefined) {
+      // The same object twice in the list: take its first unlinked occurrence.
+      for (let index = first; index < this.#input.length; index++) {
+        if (this.#input[index] === message && !this.#claimed[index])
+          return { source: index, changes: UNCHANGED };
+      }
+    }
+    // A rewritten message keeps its timestamp (pi-ai spreads the original); a synthetic one gets the
+    // clock's, so it usually finds no candidate at all.
     const candidates = this.#candidatesAt(message.timestamp);
     if (!candidates) return undefined;
     while (
@@ -279,12 +302,28 @@ class TransformTracer {
       candidates.next++;
     }
     for (let at = candidates.next; at < candidates.indices.length; at++) {
-      const index = candidates.indices[at] as number;
-      if (this.#claimed[index]) continue;
-      const changes = this.#changesIfDerived(this.#input[index] as Message, message);
-      if (changes) return { source: index, changes };
+      const derived = this.#derivedFrom(candidates.indices[at] as number, message);
+      if (derived) return derived;
     }
     return undefined;
+  }
+
+  /** `message` as a rewritten copy of input message `index`, with what the rewrite changed. */
+  #derivedFrom(index: number, message: Message): Found | undefined {
+    const original = this.#input[index] as Message;
+    if (this.#claimed[index] || original.timestamp !== message.timestamp) return undefined;
+    const changes = this.#changesIfDerived(original, message);
+    return changes ? { source: index, changes } : undefined;
+  }
+
+  #indexOfMessage(): Map<Message, number> {
+    if (!this.#indexOf) {
+      this.#indexOf = new Map();
+      for (let index = this.#input.length - 1; index >= 0; index--) {
+        this.#indexOf.set(this.#input[index] as Message, index);
+      }
+    }
+    return this.#indexOf;
   }
 
   #candidatesAt(timestamp: unknown): Candidates | undefined {
