@@ -3,7 +3,9 @@ import {
   contentText,
   createInitialSystemMessage,
   toToolDeclaration,
+  type Api,
   type AssistantMessage,
+  type Model,
 } from "@earendil-works/pi-ai";
 import type { ModelInfo } from "../../shared/api-types.ts";
 import { chainEntries, type SessionEntry } from "../messages/entries.ts";
@@ -13,6 +15,8 @@ import type { PolicyRole } from "../messages/types.ts";
 import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { sumUsage } from "../models/usage.ts";
 import { projectModelView } from "../model-view/project.ts";
+import { providerView, type ProviderView } from "../model-view/provider-view.ts";
+import { modelFromInfo, modelFromRef } from "../models/model-ref.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
 import type { Notices } from "../notices/notices.svelte.ts";
 import { SCHEMA_VERSION, type EntryRecord, type ForkOrigin, type SessionMeta } from "../storage/records.ts";
@@ -101,6 +105,21 @@ export class ChatSession {
 
   /** Exactly what the next request will carry (before the new prompt is appended), with provenance. */
   readonly modelView = $derived(projectModelView(this.projection, this.settings.context));
+
+  /** The session's model as the Agent carries it (the catalog's record once loaded). */
+  readonly model: Model<Api> = $derived(this.modelOf(this.settings.model));
+
+  /** A model by provider and id, with what the catalog knows of it (its API, whether it takes images). */
+  modelOf(ref: { provider: string; id: string }): Model<Api> {
+    const info = this.#deps.catalog.find(ref);
+    return info ? modelFromInfo(info) : modelFromRef(ref);
+  }
+
+  /**
+   * What the session's provider would receive of the model view: pi-ai's adapter transform for the
+   * session's model. Computed only when something shows it.
+   */
+  readonly providerView: ProviderView = $derived(providerView(this.modelView.messages, this.model));
 
   /**
    * How many leading facts the model has already seen: those in the last request from this tab, and

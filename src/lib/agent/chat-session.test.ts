@@ -324,4 +324,22 @@ describe("ChatSession", () => {
     expect(body.sources[2]).toBe(first?.replyEntryId);
     expect(replyIndex).toBe(3);
   });
+
+  it("retries as pi does: the failed reply stays among the facts, out of the next request, by a context edit", async () => {
+    const { store, tab } = world();
+    const session = await ChatSession.create(tab("a"));
+    scripted = [[{ type: "start" }, { type: "error", reason: "error", errorMessage: "overloaded", usage }]];
+    await session.send("hello");
+    expect(session.facts.at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
+    await session.retry();
+    expect(requests).toHaveLength(2);
+    // The second request is the first one again: the failed reply is not in it.
+    expect(requests[1]).toEqual(requests[0]);
+    expect(roles(session.facts)).toEqual(["system", "user:hello", "assistant:", "assistant:reply 2"]);
+    expect(session.modelView.fates).toEqual(["sent", "sent", "failedAttempt", "sent"]);
+    await session.saveNow();
+    const loaded = await store.loadSession(session.id);
+    const edit = loaded?.records.find((record) => record.entry.type === "context_edit")?.entry;
+    expect(edit).toMatchObject({ type: "context_edit", replacement: null });
+  });
 });

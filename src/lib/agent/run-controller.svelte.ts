@@ -199,10 +199,29 @@ export class RunController {
     void this.#host.settings.clearHeld();
   }
 
-  /** Run the model again from the current facts, e.g. after a provider error. */
+  /**
+   * Try again after a reply that failed or was stopped, as pi's coding agent does: the failed attempt stays
+   * among the facts, a context edit leaves it out of what the model reads, and the Agent continues.
+   */
   async retry(): Promise<void> {
     if (this.#running) return;
-    await this.#run(() => this.#agent.prompt([]));
+    await this.#run(async () => {
+      const { transcript } = this.#host;
+      const index = transcript.facts.length - 1;
+      const last = transcript.facts[index];
+      const entryId = transcript.entryIdAt(index);
+      if (
+        last?.role === "assistant" &&
+        (last.stopReason === "error" || last.stopReason === "aborted") &&
+        entryId
+      ) {
+        transcript.appendEntry({ type: "context_edit", targetId: entryId, replacement: null });
+        transcript.syncAgent();
+      }
+      // Continuing needs the context to end with something the model answers (a prompt or a tool result).
+      if (this.#agent.state.messages.at(-1)?.role === "assistant") await this.#agent.prompt([]);
+      else await this.#agent.continue();
+    });
   }
 
   /** Abort the run; the partial reply is kept and marked aborted. */

@@ -36,3 +36,11 @@ export function fateLabel(fate: Fate, seenByModel: boolean): FateLabel {
 }
 
 export const STREAMING_LABEL: FateLabel = { text: "streaming: not final", tone: "streaming" };
+
+/**
+ * The fact's label when the provider transform drops its model message: what the provider receives wins
+ * over what `convertToLlm` gave (a failed reply is in the model view, never in the request).
+ */
+export function providerDropLabel(dropped: string | undefined, label: FateLabel): FateLabel {
+  return dropped ? { text: dropped, tone: "omitted" } : label;
+}
