@@ -26,7 +26,17 @@ export default defineConfig({
       output: {
         // The libraries every page needs load as one chunk rather than a handful of small ones that
         // compress worse; Markdown's libraries stay apart, loaded with the first reply.
-        advancedChunks: { groups: [{ name: "runtime", test: /node_modules[\\/](?!marked|dompurify)/ }] },
+        advancedChunks: {
+          groups: [
+            { name: "runtime", test: /node_modules[\\/](?!marked|dompurify)/ },
+            // The small modules the page and its lazy panels share: one chunk, not one each. The
+            // shortcut sheet stays with its dialog.
+            {
+              name: "ui",
+              test: /src[\\/]lib[\\/](ui[\\/](?!shortcut-sheet)|messages[\\/]|chat[\\/]reply-source)[^/\\]*\.ts$/,
+            },
+          ],
+        },
       },
     },
   },
