@@ -244,14 +244,14 @@ export async function appBenchmarks({ browser, baseURL, benchBundle, runs, recor
             toggle.click();
             // Until the fact rows are on screen (the inspector's code loads on first use), then one frame.
             const check = () => {
-              if (document.querySelector('[aria-label="Facts"] [role="listitem"]')) {
+              if (document.querySelector('[aria-label="Facts"] [role="option"]')) {
                 requestAnimationFrame(() => resolve(performance.now() - started));
               } else requestAnimationFrame(check);
             };
             requestAnimationFrame(check);
           }),
       );
-      const rows = await page.getByRole("region", { name: "Session facts" }).getByRole("listitem").count();
+      const rows = await page.getByRole("listbox", { name: "Facts" }).getByRole("option").count();
       if (rows === 0 || rows > 200)
         throw new Error(`the inspector rendered ${rows} fact rows; virtualisation failed`);
       openCost[facts].push(ms);

@@ -41,7 +41,7 @@ test("an exported session imports into a fresh profile with identical facts and 
   await page.getByRole("menuitem", { name: /approval trail/ }).click();
   await sendMessage(page, "compute 3 * 3");
   await expect(lastReply(page)).toContainText("returned: 3 * 3 = 9", { timeout: 15_000 });
-  await page.getByRole("button", { name: "Inspector" }).click();
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
   await page.getByRole("combobox", { name: "Approval requests" }).selectOption("userText");
   const facts = await readStoredFacts(page);
   const modelView = await readModelView(page);
@@ -58,7 +58,7 @@ test("an exported session imports into a fresh profile with identical facts and 
       sessionList(other).getByRole("button", { name: /^Example: an approval trail/ }),
     ).toHaveAttribute("aria-current", "true");
     expect(await readStoredFacts(other)).toEqual(facts);
-    await other.getByRole("button", { name: "Inspector" }).click();
+    await other.getByRole("button", { name: "Inspector", exact: true }).click();
     await expect(other.getByRole("combobox", { name: "Approval requests" })).toHaveValue("userText");
     expect(await readModelView(other)).toEqual(modelView);
     await fresh.close();

@@ -1,5 +1,5 @@
 import type { Page, Request } from "@playwright/test";
-import { expect, lastReply, openPlayground, readStoredFacts, sendMessage, test } from "./support.ts";
+import { expect, factRow, lastReply, openPlayground, readStoredFacts, sendMessage, test } from "./support.ts";
 
 function recordStreamRequests(page: Page): string[] {
   const bodies: string[] = [];
@@ -17,7 +17,7 @@ async function openInject(page: Page) {
 }
 
 async function openInspector(page: Page): Promise<void> {
-  await page.getByRole("button", { name: "Inspector" }).click();
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
   await expect(page.getByRole("region", { name: "Session facts" })).toBeVisible();
 }
 
@@ -41,11 +41,7 @@ test("a notification appended while idle is a fact, not in the model view, and r
   await expect(dialog).toBeHidden();
 
   await expect(summary(page)).toHaveText("2 facts → 1 model message: 1 hidden");
-  await expect(
-    page
-      .getByRole("region", { name: "Session facts" })
-      .getByRole("button", { name: "Fact 2: notification, hidden by policy" }),
-  ).toBeVisible();
+  await expect(factRow(page, 2, "notification", "hidden by policy")).toBeVisible();
   await expect(page.getByRole("complementary", { name: "Notification (info)" })).toContainText(
     "Build 1234 finished",
   );
@@ -208,15 +204,8 @@ test("a hand-made approval request is decided on its card, persisted, and stays 
   await card.getByRole("button", { name: "Approve" }).click();
   await expect(card).toHaveAttribute("data-status", "approved");
   await expect(card).toContainText("decided");
-  await expect(
-    page
-      .getByRole("region", { name: "Session facts" })
-      .getByRole("button", { name: "Fact 2: approval_request, hidden by policy" }),
-  ).toBeVisible();
-  await page
-    .getByRole("region", { name: "Session facts" })
-    .getByRole("button", { name: /^Fact 2:/ })
-    .click();
+  await expect(factRow(page, 2, "approval_request", "hidden by policy")).toBeVisible();
+  await factRow(page, 2).click();
   await expect(page.getByLabel("Fact JSON")).toContainText('"status": "approved"');
 
   await page.reload();
@@ -314,10 +303,8 @@ test("a ! line records a bash execution, and !! keeps it out of the model's cont
   await page.getByRole("button", { name: "Record command" }).click();
 
   const facts = page.getByRole("region", { name: "Session facts" });
-  await expect(
-    facts.getByRole("button", { name: "Fact 2: bashExecution, not yet sent (→ user)" }),
-  ).toBeVisible();
-  await expect(facts.getByRole("button", { name: "Fact 3: bashExecution, excluded (!!)" })).toBeVisible();
+  await expect(factRow(facts, 2, "bashExecution", "not yet sent (→ user)")).toBeVisible();
+  await expect(factRow(facts, 3, "bashExecution", "excluded (!!)")).toBeVisible();
   await expect(page.getByRole("region", { name: "Bash: npm test" })).toContainText("exit 1");
 });
 

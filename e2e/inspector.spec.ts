@@ -1,5 +1,5 @@
 import type { Page, Request } from "@playwright/test";
-import { expect, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+import { expect, factRow, lastReply, modelRow, openPlayground, sendMessage, test } from "./support.ts";
 
 async function loadExample(page: Page, name: RegExp): Promise<void> {
   await page.getByRole("button", { name: "Load example" }).click();
@@ -7,7 +7,7 @@ async function loadExample(page: Page, name: RegExp): Promise<void> {
 }
 
 async function openInspector(page: Page): Promise<void> {
-  const toggle = page.getByRole("button", { name: "Inspector" });
+  const toggle = page.getByRole("button", { name: "Inspector", exact: true });
   await toggle.click();
   await expect(toggle).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByRole("region", { name: "Session facts" })).toBeVisible();
@@ -45,20 +45,15 @@ test("each fact shows its fate and its counterpart; a policy switch changes the 
   await expect(page.getByLabel("Summary", { exact: true })).toHaveText(
     "6 facts → 3 model messages: 3 hidden",
   );
-  const notification = facts.getByRole("button", { name: /^Fact 3: notification, hidden by policy$/ });
+  const notification = factRow(facts, 3, "notification", "hidden by policy");
   await expect(notification).toBeVisible();
-  await expect(
-    facts.getByRole("button", { name: /^Fact 2: user, sent as-is$|^Fact 2: user, not yet sent/ }),
-  ).toBeVisible();
+  await expect(factRow(facts, 2, "user", /sent as-is|not yet sent.*/)).toBeVisible();
 
   // A fact that reaches the model is linked to its model message, and back.
-  await facts.getByRole("button", { name: /^Fact 2: user/ }).click();
-  await expect(model.getByRole("button", { name: "Model message 2: user, from fact 2" })).toHaveAttribute(
-    "aria-pressed",
-    "true",
-  );
-  await model.getByRole("button", { name: "Model message 3: user, from fact 6" }).click();
-  await expect(facts.getByRole("button", { name: /^Fact 6: user/ })).toHaveAttribute("aria-pressed", "true");
+  await factRow(facts, 2, "user").click();
+  await expect(modelRow(model, 2, "user", 2)).toHaveAttribute("aria-selected", "true");
+  await modelRow(model, 3, "user", 6).click();
+  await expect(factRow(facts, 6, "user")).toHaveAttribute("aria-selected", "true");
   // A hidden fact has no counterpart, and says why.
   await notification.click();
   await expect(page.getByRole("region", { name: "Selected fact" })).toContainText(
@@ -74,8 +69,8 @@ test("each fact shows its fate and its counterpart; a policy switch changes the 
   await expect(page.getByLabel("Summary", { exact: true })).toHaveText(
     "8 facts → 7 model messages: 1 hidden, 2 converted",
   );
-  await expect(facts.getByRole("button", { name: /^Fact 3: notification, converted → user$/ })).toBeVisible();
-  await expect(model.getByRole("button", { name: "Model message 3: user, from fact 3" })).toBeVisible();
+  await expect(factRow(facts, 3, "notification", "converted → user")).toBeVisible();
+  await expect(modelRow(model, 3, "user", 3)).toBeVisible();
 
   await sendMessage(page, "and now?");
   await expect(lastReply(page).locator("blockquote")).toHaveText("and now?", { timeout: 15_000 });
@@ -112,11 +107,9 @@ test("the facts list shows the reply while it streams, and the last request is c
   await openInspector(page);
   await sendMessage(page, `quote ${"x ".repeat(200)}`);
   const facts = page.getByRole("region", { name: "Session facts" });
-  await expect(
-    facts.getByRole("button", { name: /^Fact 3: assistant, streaming: not final$/ }),
-  ).toBeVisible();
+  await expect(factRow(facts, 3, "assistant", "streaming: not final")).toBeVisible();
   await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop", { timeout: 20_000 });
-  await expect(facts.getByRole("button", { name: /^Fact 3: assistant, sent as-is$/ })).toBeVisible();
+  await expect(factRow(facts, 3, "assistant", "sent as-is")).toBeVisible();
 
   await page.getByText("Last request", { exact: true }).click();
   await expect(page.getByLabel("Changes since the last request")).toHaveText(

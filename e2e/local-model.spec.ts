@@ -32,7 +32,7 @@ test("a local OpenAI-compatible model runs the whole tool loop through the proxy
 }) => {
   await openPlayground(page);
   await pickModel(page, "fixture-tools", /fixture-tools/);
-  await page.getByRole("button", { name: "Inspector" }).click();
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
   const modelViewToggle = page
     .getByRole("region", { name: "Model view" })
     .getByRole("button", { name: "JSON" });

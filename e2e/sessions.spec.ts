@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+import { expect, factRow, lastReply, openPlayground, sendMessage, test } from "./support.ts";
 
 const sessionList = (page: Page) =>
   page.getByRole("region", { name: "Sessions" }).getByRole("list", { name: "Session list" });
@@ -49,7 +49,7 @@ test("three sessions stay intact across switches and a reload; a deleted one com
     await expect(lastReply(page).locator("blockquote")).toHaveText(title);
   }
   await expect(sessionList(page).getByRole("button", { name: /^alpha question/ })).toContainText(
-    "3 messages",
+    "2 messages",
   );
 
   await sessionAction(page, "bravo question", "Delete");
@@ -118,7 +118,7 @@ test("everything a session owns persists with it: model, thinking level, prompt,
   await page.getByRole("button", { name: "Edit system prompt" }).click();
   await page.getByRole("textbox", { name: "System prompt text" }).fill("Be a mirror.");
   await page.getByRole("button", { name: "Save system prompt" }).click();
-  await page.getByRole("button", { name: "Inspector" }).click();
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
   await page.getByRole("combobox", { name: "Progress" }).selectOption("userText");
   await page.getByRole("button", { name: "Tools" }).click();
   await page.getByRole("menuitemcheckbox", { name: /calculate requires approval/ }).click();
@@ -154,10 +154,13 @@ test("fork from a fact, then return with a branch summary where the fork began",
   await openPlayground(page);
   await converse(page, "main line one");
   await converse(page, "main line two");
-  await page.getByRole("button", { name: "Inspector" }).click();
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
   const facts = page.getByRole("region", { name: "Session facts" });
-  await facts.getByRole("button", { name: /^Fact 3:/ }).click();
-  await page.getByRole("button", { name: "Fork from here" }).click();
+  await factRow(facts, 3).click();
+  await page
+    .getByRole("region", { name: "Selected fact" })
+    .getByRole("button", { name: "Fork from here" })
+    .click();
 
   await expect(
     sessionList(page).getByRole("button", { name: /^Fork of main line one at fact 3/ }),
@@ -180,7 +183,5 @@ test("fork from a fact, then return with a branch summary where the fork began",
   );
   const summary = page.getByRole("region", { name: "Branch summary" });
   await expect(summary).toContainText("The risky idea failed: it broke the build.");
-  await expect(
-    facts.getByRole("button", { name: /^Fact 6: branchSummary, not yet sent \(→ user\)$/ }),
-  ).toBeVisible();
+  await expect(factRow(facts, 6, "branchSummary", "not yet sent (→ user)")).toBeVisible();
 });

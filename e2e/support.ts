@@ -1,4 +1,6 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 
 interface Fixtures {
   /** Console errors this test expects (matched as substrings); any other console error fails the test. */
@@ -121,4 +123,71 @@ export async function readModelView(page: Page): Promise<unknown[]> {
   const text = await page.getByLabel("Model view as JSON").textContent();
   await toggle.click();
   return JSON.parse(text ?? "[]") as unknown[];
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+/**
+ * Run axe-core on the page as it is now and fail on any serious or critical violation. axe is evaluated
+ * over the debugging protocol, so the page's Content-Security-Policy stays on.
+ */
+export async function expectAccessible(page: Page, state: string): Promise<void> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as {
+      axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
+    };
+    const results = await axe.run(document, { resultTypes: ["violations"] });
+    return results.violations;
+  });
+  const serious = violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help}\n` +
+        violation.nodes
+          .slice(0, 5)
+          .map((node) => `  ${JSON.stringify(node.target)} ${node.failureSummary ?? ""}`)
+          .join("\n"),
+    );
+  expect(serious, `axe-core in "${state}"`).toEqual([]);
+}
+
+/** The page is no wider than the viewport: nothing makes it scroll sideways. */
+export async function expectNoHorizontalOverflow(page: Page, step: string): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `horizontal overflow at "${step}"`).toBeLessThanOrEqual(innerWidth);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A row of the inspector's facts list, named "Fact 3: notification, hidden by policy. <preview>". */
+export function factRow(
+  scope: Page | Locator,
+  number: number,
+  role?: string,
+  fate?: string | RegExp,
+): Locator {
+  const fatePattern = fate === undefined ? ".*" : typeof fate === "string" ? escapeRegExp(fate) : fate.source;
+  const rolePattern = role === undefined ? "[^,]+" : escapeRegExp(role);
+  return scope
+    .getByRole("listbox", { name: "Facts" })
+    .getByRole("option", { name: new RegExp(`^Fact ${number}: ${rolePattern}, (${fatePattern})\\. `) });
+}
+
+/** A row of the inspector's model view, named "Model message 2: user, from fact 2. <preview>". */
+export function modelRow(scope: Page | Locator, number: number, role: string, sourceFact: number): Locator {
+  return scope.getByRole("listbox", { name: "Model messages" }).getByRole("option", {
+    name: new RegExp(`^Model message ${number}: ${escapeRegExp(role)}, from fact ${sourceFact}\\. `),
+  });
 }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { validateMessage } from "../messages/validate.ts";
-import { pathTo } from "../messages/entries.ts";
 import { projectModelView } from "../model-view/project.ts";
+import { pathTo } from "../messages/entries.ts";
 import { projectSession } from "../model-view/session-projection.ts";
 import { buildExamples, exampleEntries, exampleSettings } from "./examples.ts";
+import { replySource } from "../messages/reply-source.ts";
 
 const examples = buildExamples();
 const view = (id: string) => {
@@ -30,5 +31,19 @@ describe("example sessions", () => {
     expect(view("notifications-visible").counts).toMatchObject({ converted: 2, hidden: 0 });
     expect(view("approvals").counts).toMatchObject({ hidden: 3 });
     expect(view("custom-hidden").counts).toMatchObject({ converted: 2 });
+  });
+});
+
+describe("prepared replies in examples", () => {
+  it("are marked as prepared, never as a model's", () => {
+    const replies = examples.flatMap((example) => example.facts).filter((fact) => fact.role === "assistant");
+    expect(replies.length).toBeGreaterThan(0);
+    for (const reply of replies) {
+      expect(replySource(reply)).toEqual({
+        label: "Prepared reply (example): no model wrote it",
+        prepared: true,
+      });
+      expect(reply.provider).not.toMatch(/mirror/i);
+    }
   });
 });

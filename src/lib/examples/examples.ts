@@ -14,6 +14,7 @@ import { DEFAULT_POLICIES, type VisibilityPolicies } from "../messages/policies.
 import { rejectionText } from "../agent/approvals.ts";
 import { defaultSettings, type SessionSettings } from "../agent/session-settings.ts";
 import { zeroUsage } from "../../shared/usage.ts";
+import { EXAMPLE_API } from "../messages/reply-source.ts";
 
 /**
  * Example sessions, each showing one idea from pi's message flow. Loading one creates a new session;
@@ -34,13 +35,14 @@ const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
 let clock = 0;
 const at = () => T0 + ++clock * 1_000;
 
+/** A prepared assistant reply: written for the example, marked so the chat never passes it off as a model's. */
 function reply(text: string, calls: ToolCall[] = []): AssistantMessage {
   return {
     role: "assistant",
     content: [{ type: "text", text }, ...calls],
-    api: "mirror",
-    provider: "mirror",
-    model: "mirror",
+    api: EXAMPLE_API,
+    provider: "example",
+    model: "prepared reply",
     usage: zeroUsage(),
     stopReason: calls.length > 0 ? "toolUse" : "stop",
     timestamp: at(),

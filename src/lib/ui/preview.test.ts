@@ -5,7 +5,7 @@ import {
   createCustomMessage,
   createUserMessage,
 } from "../messages/factories.ts";
-import { preview, roleBadge } from "./preview.ts";
+import { factRowLabel, modelRowLabel, preview, roleBadge } from "./preview.ts";
 
 describe("preview", () => {
   it("fits any fact on one line", () => {
@@ -30,5 +30,14 @@ describe("preview", () => {
 
   it("names custom messages by their type", () => {
     expect(roleBadge(createCustomMessage("reminder", "x", true))).toBe("custom:reminder");
+  });
+});
+
+describe("row names", () => {
+  it("hold the visible text, with the row's number first and the preview last", () => {
+    expect(factRowLabel(2, "notification", "hidden by policy", "info: Upload finished")).toBe(
+      "Fact 3: notification, hidden by policy. info: Upload finished",
+    );
+    expect(modelRowLabel(0, "user", 2, "hello")).toBe("Model message 1: user, from fact 2. hello");
   });
 });

@@ -88,3 +88,17 @@ function describe(message: AgentMessage): string {
       return `${message.fraction === undefined ? "" : `${Math.round(message.fraction * 100)}% `}${message.text}`;
   }
 }
+
+/**
+ * The accessible name of a fact row: its visible text (number, role, fate, preview) made a sentence.
+ * Speech input users say what they see, so every visible word is in the name, in the same order; the
+ * preview comes last because a narrow panel may squeeze it out of sight.
+ */
+export function factRowLabel(index: number, role: string, fate: string, previewText: string): string {
+  return `Fact ${index + 1}: ${role}, ${fate}. ${previewText}`;
+}
+
+/** The accessible name of a model view row: number, role, source fact, preview. */
+export function modelRowLabel(index: number, role: string, sourceFact: number, previewText: string): string {
+  return `Model message ${index + 1}: ${role}, from fact ${sourceFact}. ${previewText}`;
+}

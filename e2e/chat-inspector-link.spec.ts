@@ -1,0 +1,93 @@
+import type { Page } from "@playwright/test";
+import { expect, factRow, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+
+const log = (page: Page) => page.getByRole("log", { name: "Messages" });
+
+async function loadExample(page: Page, name: RegExp): Promise<void> {
+  await page.getByRole("button", { name: "Load example" }).click();
+  await page.getByRole("menuitem", { name }).click();
+}
+
+test("the chat marks what the model does not see, or sees converted, from the model view", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await loadExample(page, /bash output/);
+  // Two ! commands reach the model as user text; the !! one never does.
+  await expect(log(page).getByText("sent as user text", { exact: true })).toHaveCount(2);
+  await expect(log(page).getByText("hidden from the model (!!)", { exact: true })).toHaveCount(1);
+
+  await loadExample(page, /notifications, hidden/);
+  await expect(log(page).getByText("hidden from the model", { exact: true })).toHaveCount(3);
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  await page.getByRole("combobox", { name: "Notifications" }).selectOption("userText");
+  await expect(log(page).getByText("sent as user text", { exact: true })).toHaveCount(2);
+  await expect(log(page).getByText("hidden from the model", { exact: true })).toHaveCount(1);
+});
+
+test("selecting a fact scrolls to its chat message and highlights it, and the reverse", async ({ page }) => {
+  await openPlayground(page);
+  for (const word of ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"]) {
+    await sendMessage(page, `${word}\n\nline\n\nline\n\nline`);
+    await expect(lastReply(page).locator("blockquote")).toContainText(word, { timeout: 15_000 });
+  }
+  const first = page.getByRole("article", { name: "Your message" }).first();
+  await expect(first).not.toBeInViewport();
+
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  await factRow(page, 2, "user").click();
+  await expect(first).toBeInViewport();
+  await expect(log(page).locator("[aria-current=true]")).toContainText("alpha");
+
+  // From the chat: the message's "Show in inspector" selects its fact and its model message.
+  const last = page.getByRole("article", { name: "Your message" }).last();
+  await last.scrollIntoViewIfNeeded();
+  await last.hover();
+  const actions = page.getByRole("group", { name: "Actions for message 12" });
+  await actions.getByRole("button", { name: "Show in inspector" }).click();
+  await expect(factRow(page, 12, "user")).toHaveAttribute("aria-selected", "true");
+  await expect(factRow(page, 12, "user")).toBeInViewport();
+  await expect(page.getByRole("region", { name: "Selected fact" })).toContainText("foxtrot");
+  await expect(log(page).locator("[aria-current=true]")).toContainText("foxtrot");
+});
+
+test("a tool result selected in the inspector highlights the call it answers", async ({ page }) => {
+  await openPlayground(page);
+  await sendMessage(page, "compute 6 * 7");
+  await expect(page.getByLabel("Result of calculate")).toHaveText("6 * 7 = 42", { timeout: 15_000 });
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  await factRow(page, 4, "toolResult").click();
+  await expect(page.getByRole("region", { name: "Tool call calculate" })).toHaveAttribute(
+    "aria-current",
+    "true",
+  );
+});
+
+test("each message can be copied and forked from its own actions", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await openPlayground(page);
+  await sendMessage(page, "remember the blue door");
+  await expect(lastReply(page).locator("blockquote")).toHaveText("remember the blue door", {
+    timeout: 15_000,
+  });
+  await sendMessage(page, "second turn");
+  await expect(lastReply(page).locator("blockquote")).toHaveText("second turn", { timeout: 15_000 });
+
+  const actions = page.getByRole("group", { name: "Actions for message 2" });
+  // The actions show on focus, not only on hover.
+  await actions.getByRole("button", { name: "Copy" }).focus();
+  await expect(actions.getByRole("button", { name: "Copy" })).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(actions.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("remember the blue door");
+
+  await page
+    .getByRole("group", { name: "Actions for message 3" })
+    .getByRole("button", { name: "Fork from here" })
+    .click();
+  const sessions = page.getByRole("region", { name: "Sessions" });
+  await expect(
+    sessions.getByRole("button", { name: /^Fork of remember the blue door at fact 3/ }),
+  ).toHaveAttribute("aria-current", "true");
+  await expect(page.getByRole("article", { name: "Your message" })).toHaveText(["remember the blue door"]);
+});

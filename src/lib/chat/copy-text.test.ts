@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { createBashExecution, createNotification, createUserMessage } from "../messages/factories.ts";
+import { zeroUsage } from "../../shared/usage.ts";
+import { copyText } from "./copy-text.ts";
+
+describe("copied text of a chat message", () => {
+  it("is what the message says: text, calls by name, commands with their output", () => {
+    expect(copyText(createUserMessage("What is 2 + 2?", 1))).toBe("What is 2 + 2?");
+    expect(
+      copyText({
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "private" },
+          { type: "text", text: "Calling `calculate`." },
+          { type: "toolCall", id: "c1", name: "calculate", arguments: { expression: "2 + 2" } },
+        ],
+        api: "mirror",
+        provider: "mirror",
+        model: "mirror",
+        usage: zeroUsage(),
+        stopReason: "toolUse",
+        timestamp: 2,
+      }),
+    ).toBe('Calling `calculate`.\n\ncalculate({"expression":"2 + 2"})');
+    expect(
+      copyText(
+        createBashExecution(
+          { command: "ls", output: "a\nb", exitCode: 0, cancelled: false, truncated: false },
+          3,
+        ),
+      ),
+    ).toBe("$ ls\na\nb");
+    expect(copyText(createNotification("Deployed", "info", 4))).toBe("Deployed");
+  });
+});

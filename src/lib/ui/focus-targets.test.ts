@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { FocusTargets } from "./focus-targets.ts";
+
+function fakeElement() {
+  const element = {
+    isConnected: true,
+    focused: 0,
+    focus() {
+      element.focused++;
+    },
+  };
+  return element;
+}
+
+type Fake = ReturnType<typeof fakeElement>;
+const mount = (targets: FocusTargets, name: "composer" | "facts", element: Fake) =>
+  targets.register(name)(element as unknown as HTMLElement);
+
+describe("focus targets", () => {
+  it("focus a registered element at once", () => {
+    const targets = new FocusTargets();
+    const composer = fakeElement();
+    mount(targets, "composer", composer);
+    targets.focus("composer");
+    expect(composer.focused).toBe(1);
+  });
+
+  it("focus a target that is not on screen yet as soon as it registers", async () => {
+    const targets = new FocusTargets();
+    targets.focus("facts");
+    const facts = fakeElement();
+    mount(targets, "facts", facts);
+    await Promise.resolve();
+    expect(facts.focused).toBe(1);
+  });
+
+  it("forget an element once it unmounts, and wait for the next one", async () => {
+    const targets = new FocusTargets();
+    const old = fakeElement();
+    const unmount = mount(targets, "composer", old);
+    if (typeof unmount === "function") unmount();
+    targets.focus("composer");
+    expect(old.focused).toBe(0);
+    const next = fakeElement();
+    mount(targets, "composer", next);
+    await Promise.resolve();
+    expect(next.focused).toBe(1);
+  });
+});
