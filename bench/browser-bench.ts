@@ -4,7 +4,8 @@ import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../src/lib/messa
 import { projectModelView } from "../src/lib/model-view/project.ts";
 import { IdbSessionStore } from "../src/lib/storage/idb-store.ts";
 import { defaultSettings } from "../src/lib/agent/session-settings.ts";
-import { chainEntries } from "../src/lib/messages/entries.ts";
+import { chainEntries, type SessionEntry } from "../src/lib/messages/entries.ts";
+import { projectSession } from "../src/lib/model-view/session-projection.ts";
 import { SCHEMA_VERSION, type SessionMeta } from "../src/lib/storage/records.ts";
 import { syntheticFacts } from "./synthetic-session.ts";
 
@@ -39,22 +40,28 @@ export function modelView(
   count: number,
   runs: number,
 ): { subject: number[]; floor: number[]; cold: number[] } {
+  // The session's pipeline: the path of entries, projected (compaction, edits), then convertToLlm.
   const facts = syntheticFacts(count);
+  const path = chainEntries(facts, null);
+  const view = (entries: SessionEntry[]) => projectModelView(projectSession(entries, SETTINGS), SETTINGS);
   const subject: number[] = [];
   const floor: number[] = [];
   const cold: number[] = [];
-  projectModelView(facts, SETTINGS);
+  view(path);
   convertToLlm(facts, SETTINGS.policies);
   for (let run = 0; run < runs; run++) {
-    const next = [
-      ...facts,
-      { role: "user", content: [{ type: "text", text: `run ${run}` }], timestamp: run } as AgentMessage,
-    ];
-    subject.push(time(() => projectModelView(next, SETTINGS)));
-    floor.push(time(() => convertToLlm(next, SETTINGS.policies)));
-    // Cold: every fact is a new object (a freshly loaded session), so nothing is cached; one call each.
-    const fresh = syntheticFacts(count, run + 2);
-    cold.push(time(() => projectModelView(fresh, SETTINGS), 0));
+    const added = {
+      role: "user",
+      content: [{ type: "text", text: `run ${run}` }],
+      timestamp: run,
+    } as AgentMessage;
+    const next = [...path, ...chainEntries([added], path.at(-1)?.id ?? null)];
+    const nextFacts = [...facts, added];
+    subject.push(time(() => view(next)));
+    floor.push(time(() => convertToLlm(nextFacts, SETTINGS.policies)));
+    // Cold: every entry is a new object (a freshly loaded session), so nothing is cached; one call each.
+    const fresh = chainEntries(syntheticFacts(count, run + 2), null);
+    cold.push(time(() => view(fresh), 0));
   }
   return { subject, floor, cold };
 }

@@ -22,9 +22,7 @@ describe("chat fate marks", () => {
         4,
       ),
     ];
-    const marks = projectFacts(facts, DEFAULT_CONTEXT_SETTINGS).fates.map(
-      (fate) => chatFateMark(fate)?.text,
-    );
+    const marks = projectFacts(facts, DEFAULT_CONTEXT_SETTINGS).fates.map((fate) => chatFateMark(fate)?.text);
     expect(marks).toEqual([
       undefined,
       "hidden from the model",
