@@ -1,21 +1,17 @@
+import type { Server as HttpServer } from "node:http";
+import { ServerResponse } from "node:http";
+import type { Http2SecureServer, Http2ServerResponse } from "node:http2";
 import { hostname, networkInterfaces } from "node:os";
 import type { Connect, Plugin } from "vite";
 import { apiPath, createApiHandler, createToken, DEFAULT_LIMITS, type ApiHandler } from "./api-handler.ts";
 import { createModelRegistry, type ServerEnv } from "./model-registry.ts";
 import { LOOPBACK_HOSTNAMES } from "./request-guard.ts";
+import { applySecurityHeaders, SECURITY_HEADERS } from "./security-headers.ts";
 
 /** Where the server listens: loopback unless HOST says otherwise; PORT overrides the port. */
 export function listenAddress(env: ServerEnv): { host: string; port: number | undefined } {
   return { host: env.HOST?.trim() || "127.0.0.1", port: positiveInt(env.PORT) };
 }
-
-/** No other site may frame the playground: a framed page could be tricked into sending or approving. */
-const SECURITY_HEADERS = {
-  "X-Frame-Options": "DENY",
-  "Content-Security-Policy": "frame-ancestors 'none'",
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
-};
 
 /**
  * Options shared by Vite's dev and preview servers. Vite checks Host and answers CORS before any plugin
@@ -23,7 +19,7 @@ const SECURITY_HEADERS = {
  * (which admits any localhost origin) is turned off: the proxy's guard decides who may call it.
  */
 export function serverOptions(host: string, env: ServerEnv) {
-  return { host, allowedHosts: allowedHostnames(host, env), cors: false, headers: SECURITY_HEADERS };
+  return { host, allowedHosts: allowedHostnames(host, env), cors: false };
 }
 
 export interface PlaygroundApiOptions {
@@ -54,6 +50,9 @@ export function playgroundApi(options: PlaygroundApiOptions): Plugin {
         maxConcurrentStreams: positiveInt(env.MAX_CONCURRENT_STREAMS) ?? DEFAULT_LIMITS.maxConcurrentStreams,
         upstreamIdleTimeoutMs:
           positiveInt(env.UPSTREAM_IDLE_TIMEOUT_MS) ?? DEFAULT_LIMITS.upstreamIdleTimeoutMs,
+        bodyIdleTimeoutMs: positiveInt(env.BODY_IDLE_TIMEOUT_MS) ?? DEFAULT_LIMITS.bodyIdleTimeoutMs,
+        clientReadTimeoutMs: positiveInt(env.CLIENT_READ_TIMEOUT_MS) ?? DEFAULT_LIMITS.clientReadTimeoutMs,
+        maxUnsentBytes: positiveInt(env.MAX_UNSENT_BYTES) ?? DEFAULT_LIMITS.maxUnsentBytes,
         keepAliveMs: DEFAULT_LIMITS.keepAliveMs,
         log: (line) => console.error(`[pi-playground] ${line}`),
       }),
@@ -86,13 +85,27 @@ export function playgroundApi(options: PlaygroundApiOptions): Plugin {
     name: "pi-playground-api",
     configureServer(server) {
       warnIfExposed();
+      protectEveryResponse(server.httpServer);
       server.middlewares.use(middleware);
     },
     configurePreviewServer(server) {
       warnIfExposed();
+      protectEveryResponse(server.httpServer);
       server.middlewares.use(middleware);
     },
   };
+}
+
+/**
+ * Vite answers some requests before any plugin middleware runs (its Host check, malformed requests), and its
+ * `headers` option reaches only the files it serves. A listener placed ahead of Vite's own gives every
+ * response the security headers, whoever writes it.
+ */
+function protectEveryResponse(httpServer: HttpServer | Http2SecureServer | null): void {
+  httpServer?.prependListener("request", (_req: unknown, res: ServerResponse | Http2ServerResponse) => {
+    if (res instanceof ServerResponse) applySecurityHeaders(res);
+    else for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+  });
 }
 
 function isLoopback(host: string): boolean {
