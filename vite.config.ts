@@ -14,6 +14,8 @@ export default defineConfig({
     include: ["src/**/*.test.ts"],
     environment: "node",
   },
+  // The Markdown worker loads its highlighter as a chunk of its own, which needs an ES module worker.
+  worker: { format: "es" },
   build: {
     target: "es2022",
     sourcemap: true,
@@ -26,7 +28,9 @@ export default defineConfig({
       output: {
         // The libraries every page needs load as one chunk rather than a handful of small ones that
         // compress worse; Markdown's libraries stay apart, loaded with the first reply.
-        advancedChunks: { groups: [{ name: "runtime", test: /node_modules[\\/](?!marked|dompurify)/ }] },
+        advancedChunks: {
+          groups: [{ name: "runtime", test: /node_modules[\\/](?!marked|dompurify|highlight\.js)/ }],
+        },
       },
     },
   },
