@@ -16,134 +16,68 @@ export const DISPLAY_MAX_CHARS = 500_000;
 
 /**
  * JSON for people to read, as `JSON.stringify(value, null, indent)` writes it for ordinary values, but
- * bounded and total: it never throws and its work never grows past the limits, whatever it is given.
- * Values nested deeper than `maxDepth`, cycles, getters that throw, BigInts and output past `maxChars` are
- * shown with a marker instead of failing, so rendering a hostile or broken value cannot break the page.
+ * bounded and total: it never throws, and its work stops at the limits whatever it is given. Values nested
+ * deeper than `maxDepth`, cycles, getters that throw, BigInts and output past `maxChars` are shown with a
+ * marker instead of failing, so rendering a hostile or broken value cannot break the page.
  */
-export function formatJsonBounded(value: unknown, options: JsonDisplayOptions = {}): string {
-  const printer = new BoundedJsonPrinter(
-    options.indent ?? 2,
-    options.maxDepth ?? DISPLAY_MAX_DEPTH,
-    options.maxChars ?? DISPLAY_MAX_CHARS,
-  );
-  return printer.print(value);
-}
+export function formatJsonBounded(
+  value: unknown,
+  { indent = 2, maxDepth = DISPLAY_MAX_DEPTH, maxChars = DISPLAY_MAX_CHARS }: JsonDisplayOptions = {},
+): string {
+  const pad = " ".repeat(indent);
+  /** Objects on the path from the root to the value being written: meeting one again is a cycle. */
+  const path = new Set<object>();
+  let out = "";
 
-class BoundedJsonPrinter {
-  readonly #indent: string;
-  readonly #maxDepth: number;
-  readonly #maxChars: number;
-  readonly #parts: string[] = [];
-  /** Objects on the path from the root to the value being written: seeing one again is a cycle. */
-  readonly #ancestors = new Set<object>();
-  #length = 0;
-  #full = false;
-
-  constructor(indent: number, maxDepth: number, maxChars: number) {
-    this.#indent = " ".repeat(Math.max(0, Math.min(indent, 10)));
-    this.#maxDepth = maxDepth;
-    this.#maxChars = maxChars;
-  }
-
-  print(value: unknown): string {
-    const start = this.#prepare(value, "");
-    if (start === undefined) return "undefined";
-    this.#value(start, 0);
-    const text = this.#parts.join("");
-    if (!this.#full) return text;
-    return `${text.slice(0, this.#maxChars)}\n… cut here: the value is longer than ${this.#maxChars.toLocaleString("en-US")} characters`;
-  }
-
-  #write(text: string): void {
-    if (this.#full) return;
-    this.#parts.push(text);
-    this.#length += text.length;
-    if (this.#length > this.#maxChars) this.#full = true;
-  }
-
-  /** What JSON would write for `value` under `key`: `toJSON` applied, or undefined when it is left out. */
-  #prepare(value: unknown, key: string): unknown {
+  /** What JSON writes for `item`: `toJSON` applied; undefined for what an object leaves out. */
+  const prepare = (read: () => unknown): unknown => {
     try {
-      if (typeof value === "object" && value !== null && "toJSON" in value) {
-        const toJSON = (value as { toJSON: unknown }).toJSON;
-        if (typeof toJSON === "function") return (toJSON as (key: string) => unknown).call(value, key);
-      }
+      const item = read();
+      const toJSON =
+        typeof item === "object" && item !== null ? (item as { toJSON?: unknown }).toJSON : undefined;
+      const prepared = typeof toJSON === "function" ? (toJSON as () => unknown).call(item) : item;
+      return typeof prepared === "function" || typeof prepared === "symbol" ? undefined : prepared;
     } catch (error) {
-      return unreadable(error);
+      return `[unreadable: ${error instanceof Error ? error.message : String(error)}]`;
     }
-    if (typeof value === "function" || typeof value === "symbol" || value === undefined) return undefined;
-    return value;
-  }
+  };
 
-  #value(value: unknown, depth: number): void {
-    if (this.#full) return;
-    switch (typeof value) {
-      case "string":
-        this.#write(JSON.stringify(value));
+  const write = (item: unknown, depth: number): void => {
+    if (out.length > maxChars) return;
+    if (typeof item === "bigint") out += `${item}n`;
+    else if (typeof item === "number") out += Number.isFinite(item) ? String(item) : "null";
+    else if (typeof item !== "object" || item === null) out += JSON.stringify(item) ?? "null";
+    else if (path.has(item)) out += '"[circular]"';
+    else if (depth >= maxDepth) out += `"[nested deeper than ${maxDepth} levels]"`;
+    else {
+      const isArray = Array.isArray(item);
+      // Arrays are walked by index, so that a huge one costs only what is written of it.
+      const keys = prepare(() => (isArray ? (item as unknown[]).length : Object.keys(item)));
+      if (typeof keys !== "number" && !Array.isArray(keys)) {
+        write(keys, depth);
         return;
-      case "number":
-        this.#write(Number.isFinite(value) ? String(value) : "null");
-        return;
-      case "boolean":
-        this.#write(String(value));
-        return;
-      case "bigint":
-        this.#write(`${value}n`);
-        return;
-      case "object":
-        if (value === null) this.#write("null");
-        else this.#object(value, depth);
-        return;
-      default:
-        this.#write("null");
-    }
-  }
-
-  #object(value: object, depth: number): void {
-    if (this.#ancestors.has(value)) {
-      this.#write('"[circular]"');
-      return;
-    }
-    if (depth >= this.#maxDepth) {
-      this.#write(`"[nested deeper than ${this.#maxDepth} levels]"`);
-      return;
-    }
-    const isArray = Array.isArray(value);
-    let keys: readonly string[];
-    let count: number;
-    try {
-      keys = isArray ? [] : Object.keys(value);
-      count = isArray ? (value as unknown[]).length : keys.length;
-    } catch (error) {
-      this.#write(JSON.stringify(unreadable(error)));
-      return;
-    }
-    const inner = this.#indent === "" ? "" : `\n${this.#indent.repeat(depth + 1)}`;
-    const outer = this.#indent === "" ? "" : `\n${this.#indent.repeat(depth)}`;
-    const separator = this.#indent === "" ? ":" : ": ";
-    this.#ancestors.add(value);
-    this.#write(isArray ? "[" : "{");
-    let written = 0;
-    for (let index = 0; index < count && !this.#full; index++) {
-      const key = isArray ? String(index) : (keys[index] ?? "");
-      let item: unknown;
-      try {
-        item = this.#prepare((value as Record<string, unknown>)[key], key);
-      } catch (error) {
-        item = unreadable(error);
       }
-      if (item === undefined && !isArray) continue;
-      this.#write(`${written > 0 ? "," : ""}${inner}`);
-      if (!isArray) this.#write(`${JSON.stringify(key)}${separator}`);
-      if (item === undefined) this.#write("null");
-      else this.#value(item, depth + 1);
-      written++;
+      const count = typeof keys === "number" ? keys : keys.length;
+      const inner = indent ? `\n${pad.repeat(depth + 1)}` : "";
+      let written = 0;
+      path.add(item);
+      out += isArray ? "[" : "{";
+      for (let index = 0; index < count && out.length <= maxChars; index++) {
+        const key = isArray ? index : String((keys as unknown[])[index]);
+        const child = prepare(() => (item as Record<string | number, unknown>)[key]);
+        if (child === undefined && !isArray) continue;
+        out += `${written++ ? "," : ""}${inner}${isArray ? "" : `${JSON.stringify(key)}:${indent ? " " : ""}`}`;
+        write(child ?? null, depth + 1);
+      }
+      path.delete(item);
+      out += `${written && indent ? `\n${pad.repeat(depth)}` : ""}${isArray ? "]" : "}"}`;
     }
-    this.#ancestors.delete(value);
-    this.#write(`${written > 0 ? outer : ""}${isArray ? "]" : "}"}`);
-  }
-}
+  };
 
-function unreadable(error: unknown): string {
-  return `[unreadable: ${error instanceof Error ? error.message : String(error)}]`;
+  const root = prepare(() => value);
+  if (root === undefined) return "undefined";
+  write(root, 0);
+  return out.length > maxChars
+    ? `${out.slice(0, maxChars)}\n… cut here: the value is longer than ${maxChars.toLocaleString("en-US")} characters`
+    : out;
 }
