@@ -26,7 +26,7 @@ export class MarkdownView {
 
   show(source: string): void {
     this.#latest = source;
-    const now = this.#renderer.now(this, source);
+    const now = this.#renderer.now(source);
     if (now) this.#set(now.outcome, source);
     if (now?.final) this.#renderer.cancel(this);
     else this.#renderer.request(this, source, this.#deliver);

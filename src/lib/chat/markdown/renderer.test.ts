@@ -55,12 +55,11 @@ afterEach(() => vi.useRealTimers());
 describe("MarkdownRenderer", () => {
   it("renders a short source on the spot, and remembers it", () => {
     const { renderer, workers, parsedOnMainThread } = setup();
-    const requester = {};
-    expect(renderer.now(requester, "**bold**")).toEqual({
+    expect(renderer.now("**bold**")).toEqual({
       outcome: { kind: "html", blocks: ["<p><strong>bold</strong></p>\n"] },
       final: true,
     });
-    renderer.now(requester, "**bold**");
+    renderer.now("**bold**");
     expect(parsedOnMainThread).toEqual(["**bold**"]);
     expect(workers).toHaveLength(0);
   });
@@ -73,7 +72,7 @@ describe("MarkdownRenderer", () => {
     // A streamed reply asks for a render of its whole text as it grows, 200 characters at a time.
     for (let length = 200; length <= source.length; length += 200) {
       const text = source.slice(0, length);
-      const now = renderer.now(requester, text);
+      const now = renderer.now(text);
       if (!now?.final) renderer.request(requester, text, (_outcome, rendered) => delivered.push(rendered));
       // The worker is slower than the stream: it answers every tenth update (cheaply: it is a fake).
       if (length % 2_000 === 0) workers[0]?.answer(() => ["<p>…</p>"]);
@@ -100,11 +99,10 @@ describe("MarkdownRenderer", () => {
     vi.advanceTimersByTime(1);
     expect(outcomes).toEqual([{ kind: "plain", reason: "too-slow" }]);
     expect(workers[0]?.terminated).toBe(true);
-    // The reply keeps streaming: it stays plain text at once, and no worker is asked again.
-    expect(renderer.now(requester, pathological(20_200))).toEqual({
-      outcome: { kind: "plain", reason: "too-slow" },
-      final: true,
-    });
+    // The reply keeps streaming, or is shown again when the stream ends: plain text at once, no worker asked.
+    for (const longer of [pathological(20_200), pathological(30_000)]) {
+      expect(renderer.now(longer)).toEqual({ outcome: { kind: "plain", reason: "too-slow" }, final: true });
+    }
     // Another reply gets a fresh worker, once the worker has rested as long as the overrun lasted.
     renderer.request({}, "# heading\n\n" + "text ".repeat(300), (outcome) => outcomes.push(outcome));
     expect(workers).toHaveLength(1);
@@ -116,7 +114,7 @@ describe("MarkdownRenderer", () => {
 
   it("shows text over the size limit as plain text without parsing it anywhere", () => {
     const { renderer, workers, parsedOnMainThread } = setup({ maxChars: 5_000 });
-    expect(renderer.now({}, "x".repeat(5_001))).toEqual({
+    expect(renderer.now("x".repeat(5_001))).toEqual({
       outcome: { kind: "plain", reason: "too-large" },
       final: true,
     });
@@ -126,7 +124,7 @@ describe("MarkdownRenderer", () => {
 
   it("asks the worker to highlight a short source with code, showing it unhighlighted meanwhile", () => {
     const { renderer } = setup();
-    const now = renderer.now({}, "```ts\nconst a = 1;\n```");
+    const now = renderer.now("```ts\nconst a = 1;\n```");
     expect(now?.final).toBe(false);
     expect(now?.outcome).toMatchObject({ kind: "html" });
   });

@@ -42,6 +42,8 @@ interface Job {
   cancelled: boolean;
 }
 
+const MAX_OVERRUNS_KEPT = 20;
+
 /** Renders that took longer than this are followed by as long a pause: the worker works at most half the time. */
 const PAUSE_AFTER_MS = 50;
 
@@ -52,7 +54,7 @@ const PAUSE_AFTER_MS = 50;
  * - longer ones go to one worker, one request at a time, the newest source per requester replacing any
  *   it had waiting (a streamed reply asks for every frame; only its latest text matters);
  * - a request the worker has not answered within `timeBudgetMs` ends the worker, and that source and any
- *   continuation of it from the same requester are shown as plain text;
+ *   continuation of it (the same reply, streamed further or shown again) are shown as plain text;
  * - sources over `maxChars` are plain text without trying;
  * - after a slow render the worker rests as long as it worked, so that a long stream re-rendered again and
  *   again cannot keep a core busy and slow the page's own thread on a small machine.
@@ -64,7 +66,8 @@ export class MarkdownRenderer {
   readonly #outcomes = new BoundedCache<MarkdownOutcome>(2_000_000, (source) => source.length);
   readonly #sanitized = new BoundedCache<string>(4_000_000, (html) => html.length);
   readonly #waiting = new Map<Requester, { source: string; deliver: Deliver }>();
-  readonly #overBudget = new WeakMap<Requester, string>();
+  /** Sources that overran the time budget, newest last: their continuations are not tried again. */
+  readonly #overruns: string[] = [];
   #worker: WorkerLike | undefined;
   #job: Job | undefined;
   #nextId = 1;
@@ -80,13 +83,12 @@ export class MarkdownRenderer {
    * limits, or a main-thread render of a short source. `final` is false when the worker should still be
    * asked (for highlighting); undefined when only the worker can render it.
    */
-  now(requester: Requester, source: string): { outcome: MarkdownOutcome; final: boolean } | undefined {
+  now(source: string): { outcome: MarkdownOutcome; final: boolean } | undefined {
     const known = this.#outcomes.get(source);
     if (known) return { outcome: known, final: true };
     const { limits } = this.#options;
     if (source.length > limits.maxChars) return { outcome: plain("too-large"), final: true };
-    const overrun = this.#overBudget.get(requester);
-    if (overrun !== undefined && source.startsWith(overrun))
+    if (this.#overruns.some((overrun) => source.startsWith(overrun)))
       return { outcome: plain("too-slow"), final: true };
     if (source.length > limits.syncMaxChars) return undefined;
     let blocks: string[];
@@ -181,7 +183,9 @@ export class MarkdownRenderer {
     const job = this.#job;
     if (!job || job.id !== id) return;
     this.#stopWorker();
-    this.#overBudget.set(job.requester, job.source);
+    // A longer text that starts the same way (the same reply, streamed further) would only take longer.
+    this.#overruns.push(job.source);
+    if (this.#overruns.length > MAX_OVERRUNS_KEPT) this.#overruns.shift();
     this.#finish(job, plain("too-slow"));
   }
 
