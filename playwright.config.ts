@@ -49,6 +49,8 @@ export default defineConfig({
         MAX_CONCURRENT_STREAMS: "4",
         // A fake key: lists OpenAI's models, and lets the tests check that no key ever reaches the page.
         OPENAI_API_KEY: FAKE_OPENAI_KEY,
+        // A deliberately short key for the local server, which its echo model sends back as reply text.
+        LOCAL_OPENAI_API_KEY: "e2k",
       },
     },
     {

@@ -17,6 +17,8 @@ export default defineConfig({
     include: ["src/**/*.test.ts"],
     environment: "node",
   },
+  // The Markdown worker loads its highlighter as a chunk of its own, which needs an ES module worker.
+  worker: { format: "es" },
   build: {
     target: "es2022",
     sourcemap: true,
@@ -32,7 +34,11 @@ export default defineConfig({
         // models stay in their own chunk, loaded when no proxy is used, and Markdown comes with the first reply.
         codeSplitting: {
           groups: [
-            { name: "runtime", test: /node_modules[\\/](?!marked|dompurify)/, tags: ["$initial"] },
+            {
+              name: "runtime",
+              test: /node_modules[\\/](?!marked|dompurify|highlight\.js)/,
+              tags: ["$initial"],
+            },
             // The entry stays out: its top-level await would hold this chunk unevaluated, and a chunk
             // loaded meanwhile (the in-memory store, the offline models) that imports it would wait forever.
             { name: "app", test: /[\\/]src[\\/](?!main\.ts$)/, tags: ["$initial"] },

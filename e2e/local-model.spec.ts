@@ -1,5 +1,5 @@
-import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, lastReply, openPlayground, pickModel, sendMessage, test } from "./support.ts";
 
 /** The loopback OpenAI-compatible fixture that playwright.config.ts starts and configures as the local server. */
 const FIXTURE = `http://127.0.0.1:${Number(process.env.E2E_FIXTURE_PORT) || 4318}`;
@@ -13,13 +13,6 @@ interface FixtureLog {
 
 async function fixtureLog(request: APIRequestContext): Promise<FixtureLog> {
   return (await (await request.get(`${FIXTURE}/__requests`)).json()) as FixtureLog;
-}
-
-async function pickModel(page: Page, search: string, option: RegExp): Promise<void> {
-  await page.getByRole("button", { name: /^Model:/ }).click();
-  await page.getByRole("combobox", { name: "Search models" }).fill(search);
-  await page.getByRole("option", { name: option }).click();
-  await expect(page.getByRole("button", { name: /^Model:/ })).toContainText(search);
 }
 
 test.beforeEach(async ({ request }) => {

@@ -1,10 +1,44 @@
-import { expect, openPlayground, test } from "./support.ts";
+import { expect, lastReply, openPlayground, pickModel, sendMessage, test } from "./support.ts";
 
-test("the page cannot be framed by another site, and says so in its headers", async ({ request }) => {
-  const response = await request.get("/");
-  expect(response.headers()["x-frame-options"]).toBe("DENY");
-  expect(response.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
-  expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+test("every answer of the server says it cannot be framed or sniffed: pages, files and the API", async ({
+  request,
+}) => {
+  const html = await request.get("/");
+  const script = /src="(\/assets\/[^"]+\.js)"/.exec(await html.text())?.[1] ?? "";
+  const answers = {
+    page: html,
+    script: await request.get(script),
+    session: await request.get("/api/session"),
+    models: await request.get("/api/models"),
+    "API error": await request.get("/api/nope"),
+    "refused stream": await request.post("/api/stream", { data: {} }),
+  };
+  for (const [what, response] of Object.entries(answers)) {
+    const headers = response.headers();
+    expect(headers["x-frame-options"], what).toBe("DENY");
+    expect(headers["content-security-policy"], what).toContain("frame-ancestors 'none'");
+    expect(headers["x-content-type-options"], what).toBe("nosniff");
+    expect(headers["referrer-policy"], what).toBe("no-referrer");
+  }
+  expect(answers["refused stream"].status()).toBe(401);
+  expect(answers.session.headers()["cache-control"]).toBe("no-store");
+});
+
+test("a key the provider echoes in its reply reaches the page scrubbed", async ({ page }) => {
+  const key = "e2k";
+  const streamed: string[] = [];
+  page.on("response", async (response) => {
+    if (response.url().endsWith("/api/stream")) streamed.push(await response.text().catch(() => ""));
+  });
+  await openPlayground(page);
+  await pickModel(page, "fixture-echo-auth", /fixture-echo-auth/);
+  await sendMessage(page, "What did I send you?");
+  await expect(lastReply(page)).toContainText("You sent: Authorization: Bearer [redacted]", {
+    timeout: 15_000,
+  });
+  expect(streamed.join("")).toContain("[redacted]");
+  expect(streamed.join("")).not.toContain(key);
+  expect(await lastReply(page).textContent()).not.toContain(key);
 });
 
 test.describe("a foreign page that frames the playground", () => {

@@ -48,6 +48,14 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   await page.getByRole("button", { name: "Send" }).click();
 }
 
+/** Choose a model in the picker by searching for it. */
+export async function pickModel(page: Page, search: string, option: RegExp): Promise<void> {
+  await page.getByRole("button", { name: /^Model:/ }).click();
+  await page.getByRole("combobox", { name: "Search models" }).fill(search);
+  await page.getByRole("option", { name: option }).click();
+  await expect(page.getByRole("button", { name: /^Model:/ })).toContainText(search);
+}
+
 /** The last assistant reply that has finished streaming. */
 export function lastReply(page: Page) {
   return page.getByRole("article", { name: "Assistant reply", exact: true }).last();

@@ -1,5 +1,5 @@
 import { request as httpRequest, createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFixtureServer, type Fixture } from "../../e2e/fixtures/openai-fixture-server.mjs";
 import { createApiHandler, type ApiOptions } from "./api-handler.ts";
@@ -33,6 +33,9 @@ function listen(options: Partial<ApiOptions> = {}): Promise<{ server: Server; po
     maxBodyBytes: 64 * 1024,
     maxConcurrentStreams: 2,
     upstreamIdleTimeoutMs: 400,
+    bodyIdleTimeoutMs: 2_000,
+    clientReadTimeoutMs: 5_000,
+    maxUnsentBytes: 4 * 1024 * 1024,
     keepAliveMs: 60_000,
     log: () => undefined,
     ...options,
@@ -440,5 +443,263 @@ describe("the model registry", () => {
     expect(list.warnings[0]).toMatch(
       /^The local OpenAI-compatible server at http:\/\/127\.0\.0\.1:9\/v1 could not be listed/,
     );
+  });
+});
+
+/** A raw connection that sends a request and then never reads a byte of the answer. */
+function nonReadingClient(targetPort: number, body: string): Socket {
+  const socket = connect(targetPort, "127.0.0.1");
+  socket.pause();
+  socket.on("error", () => undefined);
+  socket.write(
+    `POST /api/stream HTTP/1.1\r\nHost: 127.0.0.1:${targetPort}\r\nAuthorization: Bearer ${TOKEN}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  return socket;
+}
+
+const flood = (megabytes: number) =>
+  streamBody("local", "fixture-flood", [{ role: "user", content: `flood ${megabytes}`, timestamp: 1 }]);
+
+describe("a client that stops reading", () => {
+  it("is let go after the read timeout, and its upstream request is aborted", async () => {
+    const log: string[] = [];
+    const proxy = await listen({
+      clientReadTimeoutMs: 300,
+      maxUnsentBytes: 1024 * 1024 * 1024,
+      log: (line) => log.push(line),
+    });
+    const before = fixture.events.closedEarly;
+    const client = nonReadingClient(proxy.port, flood(400));
+    try {
+      await waitFor(() => log.some((line) => line.includes("it read nothing for 300 ms")), 15_000);
+      await waitFor(() => fixture.events.closedEarly === before + 1);
+    } finally {
+      client.destroy();
+      proxy.server.close();
+    }
+  });
+
+  it("is let go once it is more than the byte limit behind, so a stream's memory is bounded", async () => {
+    const log: string[] = [];
+    const proxy = await listen({
+      clientReadTimeoutMs: 60_000,
+      maxUnsentBytes: 512 * 1024,
+      log: (line) => log.push(line),
+    });
+    const before = fixture.events.closedEarly;
+    const client = nonReadingClient(proxy.port, flood(400));
+    try {
+      await waitFor(() => log.some((line) => line.includes("it fell more than 512 kB behind")), 15_000);
+      await waitFor(() => fixture.events.closedEarly === before + 1);
+    } finally {
+      client.destroy();
+      proxy.server.close();
+    }
+  });
+
+  it("does not touch a client that reads as fast as the stream comes, however large the reply", async () => {
+    const log: string[] = [];
+    const proxy = await listen({
+      clientReadTimeoutMs: 2_000,
+      maxUnsentBytes: 256 * 1024,
+      log: (line) => log.push(line),
+    });
+    try {
+      const reply = await send("/api/stream", { method: "POST", headers: auth, body: flood(16) }, proxy.port);
+      const list = events(reply.body);
+      expect(list.at(-1)?.type).toBe("done");
+      const text = list.filter((event) => event.type === "text_delta").map((event) => String(event.delta));
+      expect(text.join("").length).toBe(16 * 1024 * 1024);
+      expect(log).toEqual([]);
+    } finally {
+      proxy.server.close();
+    }
+  });
+});
+
+describe("request bodies", () => {
+  /** Sends the headers and `firstBytes` of the body, then one more byte per interval until stopped. */
+  function tricklingUpload(targetPort: number, body: string, firstBytes: number, intervalMs: number) {
+    const socket = connect(targetPort, "127.0.0.1");
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (answer += chunk));
+    socket.on("error", () => undefined);
+    socket.write(
+      `POST /api/stream HTTP/1.1\r\nHost: 127.0.0.1:${targetPort}\r\nAuthorization: Bearer ${TOKEN}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, firstBytes)}`,
+    );
+    let sent = firstBytes;
+    const timer = setInterval(() => {
+      if (sent < body.length - 1) socket.write(body.charAt(sent++));
+    }, intervalMs);
+    return {
+      answer: () => answer,
+      stop: () => clearInterval(timer),
+      destroy: () => {
+        clearInterval(timer);
+        socket.destroy();
+      },
+    };
+  }
+
+  it("does not take a stream slot while the body is still arriving", async () => {
+    const proxy = await listen({ maxConcurrentStreams: 1, bodyIdleTimeoutMs: 1_000 });
+    const uploads = [0, 1].map(() =>
+      tricklingUpload(proxy.port, streamBody("mirror", "mirror-instant"), 10, 50),
+    );
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const reply = await send(
+        "/api/stream",
+        { method: "POST", headers: auth, body: streamBody("mirror", "mirror-instant") },
+        proxy.port,
+      );
+      expect(reply.status).toBe(200);
+      expect(events(reply.body).at(-1)?.type).toBe("done");
+    } finally {
+      for (const upload of uploads) upload.destroy();
+      proxy.server.close();
+    }
+  });
+
+  it("answers 408 and closes the connection when the body goes silent", async () => {
+    const proxy = await listen({ bodyIdleTimeoutMs: 300 });
+    const upload = tricklingUpload(proxy.port, streamBody("mirror", "mirror-instant"), 10, 50);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      // Still trickling: a body that keeps arriving is not cut off.
+      expect(upload.answer()).toBe("");
+      upload.stop();
+      await waitFor(() => upload.answer().includes("\r\n\r\n{"), 5_000);
+      expect(upload.answer()).toMatch(/^HTTP\/1\.1 408/);
+      expect(upload.answer()).toContain("The request body stalled: nothing arrived for 0.3 s.");
+      expect(upload.answer().toLowerCase()).toContain("x-content-type-options: nosniff");
+    } finally {
+      upload.destroy();
+      proxy.server.close();
+    }
+  });
+});
+
+describe("what the proxy sends back", () => {
+  async function streamedText(env: Record<string, string>, model: string) {
+    const keyed = await createModelRegistry({ env, builtins: false });
+    const proxy = await listen({ registry: keyed });
+    try {
+      const reply = await send(
+        "/api/stream",
+        { method: "POST", headers: auth, body: streamBody("local", model) },
+        proxy.port,
+      );
+      const list = events(reply.body);
+      const text = list
+        .filter((event) => event.type === "text_delta")
+        .map((event) => String(event.delta))
+        .join("");
+      return { raw: reply.body, text, last: list.at(-1) };
+    } finally {
+      proxy.server.close();
+    }
+  }
+
+  it("scrubs a configured key echoed in the reply text, even a three-character one split across deltas", async () => {
+    const reply = await streamedText(
+      { LOCAL_OPENAI_BASE_URL: `http://127.0.0.1:${fixture.port}/v1`, LOCAL_OPENAI_API_KEY: "k3y" },
+      "fixture-echo-auth",
+    );
+    expect(reply.text).toBe("You sent: Authorization: Bearer [redacted]");
+    expect(reply.raw).not.toContain("k3y");
+    expect(reply.last?.type).toBe("done");
+  });
+
+  it("scrubs a long key that arrives two characters at a time", async () => {
+    const key = "sk-local-0123456789abcdefghij";
+    const reply = await streamedText(
+      { LOCAL_OPENAI_BASE_URL: `http://127.0.0.1:${fixture.port}/v1`, LOCAL_OPENAI_API_KEY: key },
+      "fixture-echo-auth",
+    );
+    expect(reply.text).toBe("You sent: Authorization: Bearer [redacted]");
+    for (let at = 0; at + 6 <= key.length; at += 3) expect(reply.raw).not.toContain(key.slice(at, at + 6));
+  });
+
+  it("keeps a token in the local server's URL path out of error texts", async () => {
+    const reply = await streamedText(
+      { LOCAL_OPENAI_BASE_URL: `http://127.0.0.1:${fixture.port}/v1/tok3nSecret/` },
+      "fixture-break",
+    );
+    expect(reply.last?.type).toBe("error");
+    expect(String(reply.last?.errorMessage)).toMatch(
+      new RegExp(`^Could not reach local at http://127\\.0\\.0\\.1:${fixture.port}/v1/\\[redacted\\]`),
+    );
+    expect(reply.raw).not.toContain("tok3nSecret");
+  });
+
+  it("keeps a token in the local server's URL path out of the models warning", async () => {
+    const unreachable = await createModelRegistry({
+      env: { LOCAL_OPENAI_BASE_URL: "http://127.0.0.1:9/v1/tok3nSecret" },
+      builtins: false,
+    });
+    const list = await unreachable.list();
+    expect(list.warnings[0]).toMatch(
+      /^The local OpenAI-compatible server at http:\/\/127\.0\.0\.1:9\/v1\/\[redacted\] /,
+    );
+    expect(JSON.stringify(list)).not.toContain("tok3nSecret");
+  });
+});
+
+describe("security headers", () => {
+  const expectProtected = (reply: Reply, what: string) => {
+    expect(reply.headers["x-content-type-options"], what).toBe("nosniff");
+    expect(reply.headers["x-frame-options"], what).toBe("DENY");
+    expect(reply.headers["content-security-policy"], what).toBe("frame-ancestors 'none'");
+    expect(reply.headers["referrer-policy"], what).toBe("no-referrer");
+    expect(reply.headers["cache-control"], what).toMatch(/no-store/);
+  };
+
+  it("are on every API answer, errors included", async () => {
+    const stream = { method: "POST", headers: auth, body: streamBody("mirror", "mirror-instant") };
+    const cases: [string, Promise<Reply>, number][] = [
+      ["session", send("/api/session"), 200],
+      ["models", send("/api/models"), 200],
+      ["stream", send("/api/stream", stream), 200],
+      ["unknown endpoint", send("/api/nope"), 404],
+      ["wrong method", send("/api/stream"), 405],
+      ["no token", send("/api/stream", { ...stream, headers: {} }), 401],
+      ["foreign origin", send("/api/models", { headers: { Origin: "http://evil.example" } }), 403],
+      ["bad JSON", send("/api/stream", { ...stream, body: "{nope" }), 400],
+      ["too large", send("/api/stream", { ...stream, body: "x".repeat(100 * 1024) }), 413],
+    ];
+    for (const [what, pending, status] of cases) {
+      const reply = await pending;
+      expect(reply.status, what).toBe(status);
+      expectProtected(reply, what);
+    }
+  });
+
+  it("are on the 429 and 500 answers too", async () => {
+    const failing: ModelRegistry = { ...registry, list: () => Promise.reject(new Error("boom")) };
+    const proxy = await listen({ registry: failing, maxConcurrentStreams: 1 });
+    const controller = new AbortController();
+    const long = streamBody("mirror", "mirror", [{ role: "user", content: "y".repeat(400), timestamp: 1 }]);
+    const open = send(
+      "/api/stream",
+      { method: "POST", headers: auth, body: long, signal: controller.signal },
+      proxy.port,
+    ).catch(() => undefined);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const busy = await send("/api/stream", { method: "POST", headers: auth, body: long }, proxy.port);
+      expect(busy.status).toBe(429);
+      expectProtected(busy, "429");
+      const broken = await send("/api/models", {}, proxy.port);
+      expect(broken.status).toBe(500);
+      expectProtected(broken, "500");
+    } finally {
+      controller.abort();
+      await open;
+      proxy.server.close();
+    }
   });
 });

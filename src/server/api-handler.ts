@@ -2,14 +2,23 @@ import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
+import type { Api, Model } from "@earendil-works/pi-ai";
 import type { SessionResponse } from "../shared/api-types.ts";
 import { HttpError } from "../shared/http-error.ts";
 import { readBody, sendError, sendJson } from "./http-utils.ts";
 import type { ModelRegistry } from "./model-registry.ts";
-import { describeAbort, proxyError, proxyEventStream, type ProxyErrorEvent } from "../shared/proxy-events.ts";
+import {
+  describeAbort,
+  proxyError,
+  proxyEventStream,
+  sseFrame,
+  type ProxyErrorEvent,
+} from "../shared/proxy-events.ts";
 import { SseWriter } from "./sse-writer.ts";
+import { ReplyScrubber } from "./reply-scrubber.ts";
+import { SECURITY_HEADERS } from "./security-headers.ts";
 import { checkToken, createOriginGuard } from "./request-guard.ts";
-import { parseStreamRequest } from "../shared/stream-request.ts";
+import { parseStreamRequest, type StreamRequest } from "../shared/stream-request.ts";
 import { describeUpstreamError } from "./upstream-errors.ts";
 import { displayUrl } from "./redact.ts";
 
@@ -26,6 +35,12 @@ export interface ApiOptions {
   maxConcurrentStreams: number;
   /** Abort an upstream that sends nothing for this long, and tell the client why. */
   upstreamIdleTimeoutMs: number;
+  /** Refuse a request body that goes silent for this long (408). */
+  bodyIdleTimeoutMs: number;
+  /** Drop a client that has read nothing from a full socket for this long, and abort its upstream. */
+  clientReadTimeoutMs: number;
+  /** Drop a client this many bytes behind the stream, and abort its upstream. */
+  maxUnsentBytes: number;
   /** Interval of SSE comment lines that keep idle connections open through proxies. */
   keepAliveMs: number;
   log: (line: string) => void;
@@ -37,6 +52,9 @@ export const DEFAULT_LIMITS = {
   maxBodyBytes: 20 * 1024 * 1024,
   maxConcurrentStreams: 4,
   upstreamIdleTimeoutMs: 120_000,
+  bodyIdleTimeoutMs: 10_000,
+  clientReadTimeoutMs: 30_000,
+  maxUnsentBytes: 4 * 1024 * 1024,
   keepAliveMs: 15_000,
 } as const;
 
@@ -115,8 +133,17 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       return;
     }
     if (path === "/api/models") {
-      sendJson(res, 200, await options.registry.list());
+      sendJson(res, 200, await options.registry.list(), {}, options.registry.redactor.serialized);
       return;
+    }
+    // The body is read and checked before a stream slot is taken: slow uploads must not hold the slots.
+    const request = parseStreamRequest(await readBody(req, options.maxBodyBytes, options.bodyIdleTimeoutMs));
+    const model = options.registry.resolve(request.provider, request.modelId);
+    if (!model) {
+      throw new HttpError(
+        400,
+        `Unknown model: ${request.provider}/${request.modelId} is not served by this proxy.`,
+      );
     }
     if (activeStreams >= options.maxConcurrentStreams) {
       throw new HttpError(
@@ -127,22 +154,13 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     }
     activeStreams++;
     try {
-      await stream(req, res);
+      await stream(res, request, model);
     } finally {
       activeStreams--;
     }
   }
 
-  async function stream(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const request = parseStreamRequest(await readBody(req, options.maxBodyBytes));
-    const model = options.registry.resolve(request.provider, request.modelId);
-    if (!model) {
-      throw new HttpError(
-        400,
-        `Unknown model: ${request.provider}/${request.modelId} is not served by this proxy.`,
-      );
-    }
-
+  async function stream(res: ServerResponse, request: StreamRequest, model: Model<Api>): Promise<void> {
     const upstream = new AbortController();
     // Provider SDKs attach several abort listeners per request; that is expected, not a leak.
     setMaxListeners(50, upstream.signal);
@@ -151,23 +169,40 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       if (!finished) upstream.abort();
     });
     res.writeHead(200, {
+      ...SECURITY_HEADERS,
       "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
+      // Replies may quote anything the person sent: no cache may keep them.
+      "Cache-Control": "no-store, no-transform",
       Connection: "keep-alive",
       "X-Accel-Buffering": "no",
     });
     res.flushHeaders();
 
-    const writer = new SseWriter(res);
-    // Every error text leaves through here, whatever produced it: scrub secrets once, at the exit.
-    const write = (event: ProxyAssistantMessageEvent): Promise<void> =>
-      writer.send(
+    const redactor = options.registry.redactor;
+    const writer = new SseWriter(res, {
+      readTimeoutMs: options.clientReadTimeoutMs,
+      maxUnsentBytes: options.maxUnsentBytes,
+      onDrop: (reason) => {
+        upstream.abort();
+        options.log(`let a client go because ${reason}; its upstream request was aborted`);
+      },
+    });
+    const scrubber = new ReplyScrubber(redactor);
+    // Everything sent leaves through here: deltas are scrubbed across event boundaries, error texts of
+    // URL credentials, and every frame, whatever field a secret hides in, once it is serialized.
+    // Returns a promise only when the writer asks for a turn of the event loop (see SseWriter.write).
+    const write = (event: ProxyAssistantMessageEvent): Promise<void> | undefined => {
+      const scrubbed =
         event.type === "error" && event.errorMessage !== undefined
-          ? { ...event, errorMessage: options.registry.redact(event.errorMessage) }
-          : event,
-      );
+          ? { ...event, errorMessage: redactor.text(event.errorMessage) }
+          : event;
+      let turn: Promise<void> | undefined;
+      for (const out of scrubber.scrub(scrubbed))
+        turn = writer.write(redactor.serialized(sseFrame(out))) ?? turn;
+      return turn;
+    };
 
-    const keepAlive = setInterval(() => writer.comment("keepalive"), options.keepAliveMs);
+    const keepAlive = setInterval(() => void writer.write(": keepalive\n\n"), options.keepAliveMs);
     let stalled = false;
     let idleTimer: NodeJS.Timeout | undefined;
     // One timer for the whole stream, pushed back on each event rather than replaced.
@@ -179,8 +214,6 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       idleTimer = setTimeout(() => {
         stalled = true;
         upstream.abort();
-        // A client that stopped reading keeps the writer waiting for "drain" forever: let it go.
-        if (writer.blocked) res.destroy();
       }, options.upstreamIdleTimeoutMs);
     };
 
@@ -212,7 +245,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
               };
       for await (const proxyEvent of proxyEventStream(events, describe)) {
         armIdleTimer();
-        await write(proxyEvent);
+        const turn = write(proxyEvent);
+        if (turn) await turn;
       }
     } catch (error) {
       await write(proxyError(`The proxy failed while streaming: ${(error as Error).message}`));
@@ -232,16 +266,21 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       return;
     }
     route(req, res, path).catch((error: unknown) => {
+      const redact = options.registry.redactor.serialized;
       if (error instanceof HttpError) {
-        // An oversized body is not read to its end: answer, then drop the connection.
-        if (error.status === 413) res.once("finish", () => req.destroy());
-        sendError(res, error);
+        // An oversized or stalled body is not read to its end: answer, then drop the connection.
+        if (error.status === 413 || error.status === 408) res.once("finish", () => req.destroy());
+        sendError(res, error, redact);
         return;
       }
       options.log(`api error on ${req.method} ${path}: ${(error as Error).stack ?? String(error)}`);
       sendError(
         res,
-        new HttpError(500, `Internal proxy error: ${options.registry.redact((error as Error).message)}`),
+        new HttpError(
+          500,
+          `Internal proxy error: ${options.registry.redactor.text((error as Error).message)}`,
+        ),
+        redact,
       );
     });
   };

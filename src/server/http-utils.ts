@@ -2,19 +2,26 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiErrorBody } from "../shared/api-types.ts";
 import { formatBytes } from "../shared/bytes.ts";
 import { HttpError } from "../shared/http-error.ts";
+import { SECURITY_HEADERS } from "./security-headers.ts";
 
+/**
+ * Answer with JSON. `redact` sees the serialized body, so no field can carry a secret out; the security
+ * headers are set here too, so the API is protected whichever server hosts the handler.
+ */
 export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
+  redact: (text: string) => string = (text) => text,
 ): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  const payload = JSON.stringify(body);
+  const payload = redact(JSON.stringify(body));
   res.writeHead(status, {
+    ...SECURITY_HEADERS,
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(payload),
     "Cache-Control": "no-store",
@@ -23,40 +30,68 @@ export function sendJson(
   res.end(payload);
 }
 
-export function sendError(res: ServerResponse, error: HttpError): void {
+export function sendError(
+  res: ServerResponse,
+  error: HttpError,
+  redact: (text: string) => string = (text) => text,
+): void {
   const body: ApiErrorBody = { error: error.message };
-  sendJson(res, error.status, body, error.headers);
+  sendJson(res, error.status, body, error.headers, redact);
 }
 
 /**
  * Read a request body as text, refusing anything over `limit` bytes with 413 before buffering it:
  * a declared Content-Length over the limit is refused at once, a chunked body as soon as it crosses it.
+ * A body that goes silent for `idleTimeoutMs` is refused with 408: a client trickling an upload must not
+ * hold a connection open for minutes.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<string> {
+export function readBody(req: IncomingMessage, limit: number, idleTimeoutMs: number): Promise<string> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let failed = false;
+    let settled = false;
+    const fail = (error: HttpError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(idle);
+      chunks.length = 0;
+      reject(error);
+    };
+    const idle = setTimeout(
+      () =>
+        fail(
+          new HttpError(
+            408,
+            `The request body stalled: nothing arrived for ${formatSeconds(idleTimeoutMs)}.`,
+            { Connection: "close" },
+          ),
+        ),
+      idleTimeoutMs,
+    );
     req.on("data", (chunk: Buffer) => {
-      if (failed) return;
+      if (settled) return;
+      idle.refresh();
       size += chunk.length;
       if (size > limit) {
-        failed = true;
-        chunks.length = 0;
-        reject(tooLarge(limit));
+        fail(tooLarge(limit));
         return;
       }
       chunks.push(chunk);
     });
     req.on("end", () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString("utf8"));
+      if (settled) return;
+      settled = true;
+      clearTimeout(idle);
+      resolve(Buffer.concat(chunks).toString("utf8"));
     });
-    req.on("error", (error) => {
-      if (!failed) reject(new HttpError(400, `Could not read the request body: ${error.message}`));
-    });
+    req.on("error", (error) => fail(new HttpError(400, `Could not read the request body: ${error.message}`)));
   });
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function tooLarge(limit: number): HttpError {

@@ -11,7 +11,7 @@ import { openAICompletionsApi } from "@earendil-works/pi-ai/api/openai-completio
 import type { ModelsResponse } from "../shared/api-types.ts";
 import { createMirrorProvider } from "../shared/mirror/mirror-provider.ts";
 import { availableModelInfos, LOCAL_PROVIDER_ID } from "../shared/model-info.ts";
-import { createRedactor, displayUrl } from "./redact.ts";
+import { createRedactor, displayUrl, type Redactor } from "./redact.ts";
 
 export type ServerEnv = Readonly<Record<string, string | undefined>>;
 
@@ -36,8 +36,8 @@ export interface ModelRegistry {
   list(): Promise<ModelsResponse>;
   /** A sentence naming what is missing when `provider` has no credentials, or undefined when it has. */
   missingCredentials(provider: string): Promise<string | undefined>;
-  /** Scrub secrets from text about to leave the server. */
-  redact(text: string): string;
+  /** Scrubs secrets from anything about to leave the server. */
+  readonly redactor: Redactor;
 }
 
 const LOCAL_REFRESH_INTERVAL_MS = 15_000;
@@ -71,7 +71,7 @@ export async function createModelRegistry(options: RegistryOptions): Promise<Mod
   }
 
   const local = localServerConfig(options.env);
-  const redact = createRedactor(options.env);
+  const redactor = createRedactor(options.env);
   let localWarning: string | undefined;
   let localRefreshedAt = 0;
   if (local) models.setProvider(createLocalProvider(local, options.fetch ?? fetch));
@@ -86,7 +86,7 @@ export async function createModelRegistry(options: RegistryOptions): Promise<Mod
     const error = result.errors.get(LOCAL_PROVIDER_ID);
     const where = displayUrl(local.baseUrl);
     localWarning = error
-      ? redact(`The local OpenAI-compatible server at ${where} could not be listed: ${error.message}`)
+      ? redactor.text(`The local OpenAI-compatible server at ${where} could not be listed: ${error.message}`)
       : result.aborted
         ? `The local OpenAI-compatible server at ${where} did not answer within 5 s.`
         : undefined;
@@ -94,7 +94,7 @@ export async function createModelRegistry(options: RegistryOptions): Promise<Mod
 
   const registry: ModelRegistry = {
     models,
-    redact,
+    redactor,
     resolve(provider, id) {
       return models.getModel(provider, id);
     },

@@ -22,6 +22,9 @@ export interface ProxyConfig {
   maxBodyBytes: number;
   maxConcurrentStreams: number;
   upstreamIdleTimeoutMs: number;
+  bodyIdleTimeoutMs: number;
+  clientReadTimeoutMs: number;
+  maxUnsentBytes: number;
 }
 
 /** Read and check the environment; a bad value throws an Error whose message says what to fix. */
@@ -46,6 +49,9 @@ export function proxyConfig(env: ServerEnv): ProxyConfig {
     maxBodyBytes: positiveInt(env.MAX_BODY_BYTES) ?? DEFAULT_LIMITS.maxBodyBytes,
     maxConcurrentStreams: positiveInt(env.MAX_CONCURRENT_STREAMS) ?? DEFAULT_LIMITS.maxConcurrentStreams,
     upstreamIdleTimeoutMs: positiveInt(env.UPSTREAM_IDLE_TIMEOUT_MS) ?? DEFAULT_LIMITS.upstreamIdleTimeoutMs,
+    bodyIdleTimeoutMs: positiveInt(env.BODY_IDLE_TIMEOUT_MS) ?? DEFAULT_LIMITS.bodyIdleTimeoutMs,
+    clientReadTimeoutMs: positiveInt(env.CLIENT_READ_TIMEOUT_MS) ?? DEFAULT_LIMITS.clientReadTimeoutMs,
+    maxUnsentBytes: positiveInt(env.MAX_UNSENT_BYTES) ?? DEFAULT_LIMITS.maxUnsentBytes,
   };
 }
 
@@ -63,6 +69,9 @@ export function apiOptions(
     maxBodyBytes: config.maxBodyBytes,
     maxConcurrentStreams: config.maxConcurrentStreams,
     upstreamIdleTimeoutMs: config.upstreamIdleTimeoutMs,
+    bodyIdleTimeoutMs: config.bodyIdleTimeoutMs,
+    clientReadTimeoutMs: config.clientReadTimeoutMs,
+    maxUnsentBytes: config.maxUnsentBytes,
     keepAliveMs: DEFAULT_LIMITS.keepAliveMs,
     log,
   };

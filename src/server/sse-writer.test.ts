@@ -1,67 +1,161 @@
 import { EventEmitter } from "node:events";
-import { describe, expect, it } from "vitest";
-import { SseWriter, type SseSink } from "./sse-writer.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { sseFrame } from "../shared/proxy-events.ts";
+import { SseWriter, type SseSink, type SseWriterOptions } from "./sse-writer.ts";
 
+/** A socket stand-in: `full` makes every write report a full buffer until "drain" is emitted. */
 class FakeSink extends EventEmitter implements SseSink {
   destroyed = false;
   writes: string[] = [];
   ended = false;
   full = false;
+  writableLength = 0;
   write(chunk: string): boolean {
     this.writes.push(chunk);
+    if (this.full) this.writableLength += chunk.length;
     return !this.full;
   }
   end(): void {
     this.ended = true;
   }
+  destroy(): void {
+    this.destroyed = true;
+    this.emit("close");
+  }
+  drain(): void {
+    this.full = false;
+    this.writableLength = 0;
+    this.emit("drain");
+  }
 }
 
-const delta = (text: string) => ({ type: "text_delta" as const, contentIndex: 0, delta: text });
+const frame = (text: string) => sseFrame({ type: "text_delta", contentIndex: 0, delta: text });
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+function writer(sink: FakeSink, options: Partial<SseWriterOptions> = {}) {
+  const drops: string[] = [];
+  const instance = new SseWriter(sink, {
+    readTimeoutMs: 1_000,
+    maxUnsentBytes: 1024 * 1024,
+    onDrop: (reason) => drops.push(reason),
+    ...options,
+  });
+  return { writer: instance, drops };
+}
+
+afterEach(() => vi.useRealTimers());
+
 describe("SseWriter", () => {
-  it("coalesces a burst of events into one write, in order", async () => {
+  it("coalesces a burst of frames into one write, in order", async () => {
     const sink = new FakeSink();
-    const writer = new SseWriter(sink);
-    await Promise.all(["a", "b", "c"].map((text) => writer.send(delta(text))));
+    const { writer: sse } = writer(sink);
+    for (const text of ["a", "b", "c"]) sse.write(frame(text));
     expect(sink.writes).toEqual([]);
     await tick();
     expect(sink.writes).toHaveLength(1);
     expect(sink.writes[0]?.match(/"delta":"(\w)"/g)).toEqual(['"delta":"a"', '"delta":"b"', '"delta":"c"']);
   });
 
-  it("writes paced events as they come", async () => {
+  it("writes paced frames as they come", async () => {
     const sink = new FakeSink();
-    const writer = new SseWriter(sink);
-    await writer.send(delta("a"));
+    const { writer: sse } = writer(sink);
+    void sse.write(frame("a"));
     await tick();
-    await writer.send(delta("b"));
+    void sse.write(frame("b"));
     await tick();
     expect(sink.writes).toHaveLength(2);
   });
 
-  it("waits for drain when the socket is full, then goes on", async () => {
+  it("writes nothing more to a full socket until it drains, then sends what queued meanwhile", async () => {
     const sink = new FakeSink();
     sink.full = true;
-    const writer = new SseWriter(sink, 10);
-    let accepted = false;
-    const sending = writer.send(delta("long enough to pass the mark")).then(() => (accepted = true));
+    const { writer: sse } = writer(sink);
+    void sse.write(frame("first"));
     await tick();
-    expect(accepted).toBe(false);
-    sink.emit("drain");
-    await sending;
-    expect(accepted).toBe(true);
+    expect(sink.writes).toHaveLength(1);
+    // The delayed flush honours the full buffer: later frames wait instead of being written.
+    void sse.write(frame("second"));
+    void sse.write(frame("third"));
+    await tick();
+    await tick();
+    expect(sink.writes).toHaveLength(1);
+    sink.drain();
+    expect(sink.writes).toHaveLength(2);
+    expect(sink.writes[1]).toContain('"second"');
+    expect(sink.writes[1]).toContain('"third"');
+  });
+
+  it("lets go of a client that reads nothing for the read timeout", async () => {
+    vi.useFakeTimers();
+    const sink = new FakeSink();
+    sink.full = true;
+    const { writer: sse, drops } = writer(sink, { readTimeoutMs: 5_000 });
+    void sse.write(frame("x"));
+    await vi.advanceTimersToNextTimerAsync();
+    expect(sink.writes).toHaveLength(1);
+    vi.advanceTimersByTime(4_999);
+    expect(drops).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(drops).toEqual(["it read nothing for 5 s"]);
+    expect(sink.destroyed).toBe(true);
+    expect(sse.dropped).toBe(true);
+  });
+
+  it("keeps a slow client that drains from time to time", async () => {
+    vi.useFakeTimers();
+    const sink = new FakeSink();
+    sink.full = true;
+    const { writer: sse, drops } = writer(sink, { readTimeoutMs: 5_000 });
+    for (let round = 0; round < 5; round++) {
+      void sse.write(frame(`part ${round}`));
+      await vi.advanceTimersToNextTimerAsync();
+      vi.advanceTimersByTime(4_000);
+      sink.drain();
+      sink.full = true;
+    }
+    expect(drops).toEqual([]);
+    expect(sink.destroyed).toBe(false);
+  });
+
+  it("lets go of a client that falls more than the byte limit behind, and holds no more than that", () => {
+    const sink = new FakeSink();
+    sink.full = true;
+    const { writer: sse, drops } = writer(sink, { maxUnsentBytes: 10_000, flushBytes: 1_000 });
+    const big = frame("y".repeat(900));
+    let frames = 0;
+    while (!sse.dropped && frames < 1_000) {
+      void sse.write(big);
+      frames++;
+      expect(sink.writableLength).toBeLessThanOrEqual(10_000 + big.length);
+    }
+    expect(drops).toEqual(["it fell more than 9.8 kB behind"]);
+    expect(frames).toBeLessThan(15);
+    expect(sink.destroyed).toBe(true);
+  });
+
+  it("gives the event loop a turn while the socket is full, once per flush size queued", () => {
+    const sink = new FakeSink();
+    sink.full = true;
+    const { writer: sse } = writer(sink, { flushBytes: 1_000 });
+    const piece = frame("z".repeat(400));
+    expect(sse.write(piece)).toBeUndefined();
+    void sse.write(piece);
+    void sse.write(piece);
+    // The first three filled the socket (one synchronous flush); the next ones queue, and every
+    // thousand bytes of them the caller is asked to yield.
+    const results = Array.from({ length: 6 }, () => sse.write(piece));
+    expect(results.filter((result) => result instanceof Promise)).toHaveLength(2);
   });
 
   it("flushes what is left on end and stops writing to a destroyed socket", async () => {
     const sink = new FakeSink();
-    const writer = new SseWriter(sink);
-    await writer.send(delta("last"));
-    writer.end();
+    const { writer: sse } = writer(sink);
+    void sse.write(frame("last"));
+    sse.end();
     expect(sink.writes).toHaveLength(1);
     expect(sink.ended).toBe(true);
     sink.destroyed = true;
-    await writer.send(delta("after"));
+    void sse.write(frame("after"));
     await tick();
     expect(sink.writes).toHaveLength(1);
   });

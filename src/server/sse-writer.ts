@@ -1,89 +1,153 @@
-import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
-import { sseFrame } from "../shared/proxy-events.ts";
+import { formatBytes } from "../shared/bytes.ts";
 
 /** The part of a Node response the writer needs, so tests can pass a fake. */
 export interface SseSink {
   readonly destroyed: boolean;
+  /** Bytes handed to `write` that the socket has not sent yet. */
+  readonly writableLength: number;
   write(chunk: string): boolean;
   end(): void;
+  destroy(): void;
   once(event: "drain" | "close", listener: () => void): unknown;
   off(event: "drain" | "close", listener: () => void): unknown;
 }
 
+export interface SseWriterOptions {
+  /** A client that has taken nothing from a full socket for this long is let go. */
+  readTimeoutMs: number;
+  /** A client this many bytes behind (queued here and in the socket's buffer) is let go. */
+  maxUnsentBytes: number;
+  /** Called once when the client is let go, with the reason, after the socket was destroyed. */
+  onDrop: (reason: string) => void;
+  /** Past this many queued bytes, frames are written at once instead of at the end of the turn. */
+  flushBytes?: number;
+}
+
+const DEFAULT_FLUSH_BYTES = 64 * 1024;
+
 /**
- * Writes SSE frames, coalescing the frames produced within one turn of the event loop into one write.
- * A fast upstream can emit thousands of events in a burst; one socket write per event would make the
- * proxy, not the model, the bottleneck. Paced streams still go out at once: the flush runs right after
- * the turn that produced the event. Backpressure is honoured: past `highWaterMark` buffered bytes the
- * writer waits for the socket to drain before it accepts more.
+ * Writes SSE frames to one client, coalescing the frames produced within one turn of the event loop into
+ * one write: a fast upstream can emit thousands of events in a burst, and one socket write per event would
+ * make the proxy, not the model, the bottleneck. Paced streams still go out at once: the flush runs right
+ * after the turn that produced the event.
+ *
+ * Backpressure is honoured on every write: once the socket reports a full buffer, nothing more is written
+ * until it drains, and frames queue here instead. The upstream is still read meanwhile (pi-ai buffers its
+ * events without limit anyway, so pausing would only move the memory out of sight); what queues here is
+ * counted instead. A client more than `maxUnsentBytes` behind, or that has drained nothing for
+ * `readTimeoutMs`, is dropped, so each stream's memory is bounded whatever the client does.
  */
 export class SseWriter {
   readonly #sink: SseSink;
-  readonly #highWaterMark: number;
+  readonly #options: SseWriterOptions;
+  readonly #flushBytes: number;
   #pending = "";
   #scheduled = false;
-  #waitingForDrain = false;
+  #blocked = false;
+  #queuedSinceYield = 0;
+  #stallTimer: NodeJS.Timeout | undefined;
+  #dropped = false;
 
-  constructor(sink: SseSink, highWaterMark = 64 * 1024) {
+  constructor(sink: SseSink, options: SseWriterOptions) {
     this.#sink = sink;
-    this.#highWaterMark = highWaterMark;
+    this.#options = options;
+    this.#flushBytes = options.flushBytes ?? DEFAULT_FLUSH_BYTES;
+    sink.once("close", () => this.#clearStallTimer());
   }
 
-  async send(event: ProxyAssistantMessageEvent): Promise<void> {
-    await this.#push(sseFrame(event));
+  /** The client was let go: it stopped reading or fell too far behind. */
+  get dropped(): boolean {
+    return this.#dropped;
   }
 
-  /** Waiting for a client that does not read: its socket buffer is full. */
-  get blocked(): boolean {
-    return this.#waitingForDrain;
-  }
-
-  /** A comment line: ignored by clients, keeps idle connections open. */
-  comment(text: string): void {
-    void this.#push(`: ${text}\n\n`);
-  }
-
-  /** Write what is buffered and end the response. */
-  end(): void {
-    this.#flush();
-    if (!this.#sink.destroyed) this.#sink.end();
-  }
-
-  async #push(frame: string): Promise<void> {
-    if (this.#sink.destroyed) return;
+  /**
+   * Queue one frame. Returns a promise only while the socket is full and another `flushBytes` have queued
+   * since the last one: awaiting it gives the event loop a turn, so that "drain" can arrive before the
+   * caller, which may hold a whole reply in memory already, pushes more.
+   */
+  write(frame: string): Promise<void> | undefined {
+    if (this.#dropped || this.#sink.destroyed) return undefined;
     this.#pending += frame;
-    if (this.#pending.length >= this.#highWaterMark) {
-      if (!this.#flush()) await this.#drained();
-      return;
+    if (this.#blocked) {
+      if (this.#tooFarBehind()) {
+        this.#drop(`it fell more than ${formatBytes(this.#options.maxUnsentBytes)} behind`);
+        return undefined;
+      }
+      this.#queuedSinceYield += frame.length;
+      if (this.#queuedSinceYield < this.#flushBytes) return undefined;
+      this.#queuedSinceYield = 0;
+      return new Promise((resolve) => setImmediate(resolve));
     }
-    if (!this.#scheduled) {
+    if (this.#pending.length >= this.#flushBytes) this.#flush();
+    else if (!this.#scheduled) {
       this.#scheduled = true;
       setImmediate(() => {
         this.#scheduled = false;
-        this.#flush();
+        if (!this.#blocked) this.#flush();
       });
     }
+    return undefined;
   }
 
-  /** Returns false when the socket's buffer is full and the caller should wait for "drain". */
-  #flush(): boolean {
-    if (this.#pending === "" || this.#sink.destroyed) return true;
+  /** Write what is queued and end the response. A client that then reads nothing is still let go in time. */
+  end(): void {
+    if (this.#dropped || this.#sink.destroyed) return;
+    this.#blocked = false;
+    this.#flush();
+    this.#sink.end();
+  }
+
+  #flush(): void {
+    if (this.#pending === "" || this.#sink.destroyed) return;
     const chunk = this.#pending;
     this.#pending = "";
-    return this.#sink.write(chunk);
+    if (this.#sink.write(chunk)) return;
+    this.#blocked = true;
+    this.#queuedSinceYield = 0;
+    this.#armStallTimer();
+    const drained = () => {
+      this.#sink.off("drain", drained);
+      this.#blocked = false;
+      this.#clearStallTimer();
+      this.#flush();
+    };
+    this.#sink.once("drain", drained);
   }
 
-  #drained(): Promise<void> {
-    this.#waitingForDrain = true;
-    return new Promise((resolve) => {
-      const done = () => {
-        this.#waitingForDrain = false;
-        this.#sink.off("drain", done);
-        this.#sink.off("close", done);
-        resolve();
-      };
-      this.#sink.once("drain", done);
-      this.#sink.once("close", done);
-    });
+  #tooFarBehind(): boolean {
+    const limit = this.#options.maxUnsentBytes;
+    const written = this.#sink.writableLength;
+    // Characters are at most three UTF-8 bytes each: count exactly only when it could matter.
+    if (this.#pending.length * 3 + written <= limit) return false;
+    return Buffer.byteLength(this.#pending) + written > limit;
   }
+
+  #armStallTimer(): void {
+    if (this.#stallTimer) {
+      this.#stallTimer.refresh();
+      return;
+    }
+    this.#stallTimer = setTimeout(() => {
+      this.#stallTimer = undefined;
+      this.#drop(`it read nothing for ${formatSeconds(this.#options.readTimeoutMs)}`);
+    }, this.#options.readTimeoutMs);
+  }
+
+  #clearStallTimer(): void {
+    clearTimeout(this.#stallTimer);
+    this.#stallTimer = undefined;
+  }
+
+  #drop(reason: string): void {
+    if (this.#dropped) return;
+    this.#dropped = true;
+    this.#pending = "";
+    this.#clearStallTimer();
+    this.#sink.destroy();
+    this.#options.onDrop(reason);
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s` : `${ms} ms`;
 }

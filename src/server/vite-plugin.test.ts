@@ -81,3 +81,50 @@ describe("behind Vite's own checks", () => {
     }
   });
 });
+
+describe("security headers on everything the server writes", () => {
+  /** Vite's own answers (its Host check, pages, files) as well as the API's. */
+  it("are on pages, files, API answers and Vite's own refusals", async () => {
+    const server = await createServer({
+      configFile: false,
+      logLevel: "silent",
+      plugins: [playgroundApi({ host: "127.0.0.1", env: {} })],
+      server: { ...serverOptions("127.0.0.1", {}), port: 0, strictPort: false, ws: false },
+    });
+    await server.listen();
+    const { port } = server.httpServer?.address() as AddressInfo;
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; headers: Record<string, unknown> }>((resolve, reject) => {
+        const req = request(
+          { host: "127.0.0.1", port, path, headers: { Host: `127.0.0.1:${port}`, ...headers } },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+          },
+        );
+        req.on("error", reject);
+        req.end();
+      });
+    try {
+      const cases: [string, Promise<{ status: number; headers: Record<string, unknown> }>, number][] = [
+        ["the page", get("/"), 200],
+        ["a source file", get("/src/main.ts"), 200],
+        ["a public file", get("/favicon.svg"), 200],
+        ["the API", get("/api/session"), 200],
+        ["an API error", get("/api/nope"), 404],
+        ["Vite's Host check", get("/", { Host: "attacker.example" }), 403],
+        ["Vite's file-system guard", get("/@fs/etc/passwd"), 403],
+      ];
+      for (const [what, pending, status] of cases) {
+        const reply = await pending;
+        expect(reply.status, what).toBe(status);
+        expect(reply.headers["x-content-type-options"], what).toBe("nosniff");
+        expect(reply.headers["x-frame-options"], what).toBe("DENY");
+        expect(reply.headers["content-security-policy"], what).toBe("frame-ancestors 'none'");
+        expect(reply.headers["referrer-policy"], what).toBe("no-referrer");
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
-import type { Server } from "node:http";
-import type { Http2SecureServer } from "node:http2";
+import { ServerResponse, type Server } from "node:http";
+import type { Http2SecureServer, Http2ServerResponse } from "node:http2";
 import type { Connect, Plugin } from "vite";
 import { apiPath, createApiHandler, type ApiHandler } from "./api-handler.ts";
 import { createModelRegistry, type ServerEnv } from "./model-registry.ts";
@@ -11,14 +11,7 @@ import {
   proxyConfig,
   serverUrl,
 } from "./proxy-config.ts";
-
-/** No other site may frame the playground: a framed page could be tricked into sending or approving. */
-export const SECURITY_HEADERS = {
-  "X-Frame-Options": "DENY",
-  "Content-Security-Policy": "frame-ancestors 'none'",
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
-};
+import { applySecurityHeaders, SECURITY_HEADERS } from "./security-headers.ts";
 
 /**
  * Options shared by Vite's dev and preview servers. Vite checks Host and answers CORS before any plugin
@@ -27,7 +20,7 @@ export const SECURITY_HEADERS = {
  * answers CORS itself for the origins in ALLOWED_ORIGINS.
  */
 export function serverOptions(host: string, env: ServerEnv) {
-  return { host, allowedHosts: allowedHostnames(host, env), cors: false, headers: SECURITY_HEADERS };
+  return { host, allowedHosts: allowedHostnames(host, env), cors: false };
 }
 
 export interface PlaygroundApiOptions {
@@ -96,11 +89,25 @@ export function playgroundApi(options: PlaygroundApiOptions): Plugin {
     name: "pi-playground-api",
     configureServer(server) {
       announceWhenListening(server.httpServer);
+      protectEveryResponse(server.httpServer);
       server.middlewares.use(middleware);
     },
     configurePreviewServer(server) {
       announceWhenListening(server.httpServer);
+      protectEveryResponse(server.httpServer);
       server.middlewares.use(middleware);
     },
   };
+}
+
+/**
+ * Vite answers some requests before any plugin middleware runs (its Host check, malformed requests), and its
+ * `headers` option reaches only the files it serves. A listener placed ahead of Vite's own gives every
+ * response the security headers, whoever writes it.
+ */
+function protectEveryResponse(httpServer: Server | Http2SecureServer | null): void {
+  httpServer?.prependListener("request", (_req: unknown, res: ServerResponse | Http2ServerResponse) => {
+    if (res instanceof ServerResponse) applySecurityHeaders(res);
+    else for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+  });
 }

@@ -139,3 +139,30 @@ describe("the JSON tab", () => {
     });
   });
 });
+
+describe("values nested too deeply to store", () => {
+  const deep = `${"[".repeat(10_000)}${"]".repeat(10_000)}`;
+
+  it("are refused in pasted JSON with a sentence saying why", () => {
+    expect(buildFromJson(`{"role":"notification","text":"hi","level":"info","x":${deep}}`)).toEqual({
+      ok: false,
+      errors: [
+        {
+          field: "",
+          message:
+            "The message nests more than 200 levels deep; the playground accepts values up to 200 levels.",
+        },
+      ],
+    });
+  });
+
+  it("are refused in a custom message's details, next to the field", () => {
+    const values = { ...initialValues("custom"), customType: "t", content: "c", details: deep };
+    expect(buildFromForm("custom", values)).toMatchObject({
+      ok: false,
+      errors: [
+        { field: "details", message: expect.stringMatching(/^Details nest more than 199 levels deep/) },
+      ],
+    });
+  });
+});

@@ -17,6 +17,7 @@ import {
   type CustomRole,
   type NotificationLevel,
 } from "../messages/types.ts";
+import { MAX_NESTING_DEPTH, nestsDeeperThan, tooDeepMessage } from "../messages/nesting.ts";
 import { validateMessage, type FieldError, type Validation } from "../messages/validate.ts";
 import { isObject } from "../../shared/is-object.ts";
 
@@ -215,6 +216,14 @@ export function buildFromForm(kind: InjectKind, values: FormValues, now = Date.n
             message: `Details is not valid JSON: ${(error as Error).message}`,
           });
         }
+        // The message itself is one level: details may use the rest.
+        if (nestsDeeperThan(details, MAX_NESTING_DEPTH - 1)) {
+          details = undefined;
+          errors.push({
+            field: "details",
+            message: `Details nest ${tooDeepMessage(MAX_NESTING_DEPTH - 1)}.`,
+          });
+        }
       }
       message = createCustomMessage(
         required(values, "customType", "Custom type", errors),
@@ -258,6 +267,9 @@ export function buildFromJson(source: string): BuildResult {
     parsed = JSON.parse(source);
   } catch (error) {
     return { ok: false, errors: [{ field: "", message: `Not valid JSON: ${(error as Error).message}` }] };
+  }
+  if (nestsDeeperThan(parsed)) {
+    return { ok: false, errors: [{ field: "", message: `The message nests ${tooDeepMessage()}.` }] };
   }
   if (isObject(parsed) && !("timestamp" in parsed)) {
     parsed = { ...parsed, timestamp: Date.now() };

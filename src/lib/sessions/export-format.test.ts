@@ -11,7 +11,9 @@ import {
   exportSession,
   formatProblems,
   ImportError,
+  MAX_IMPORT_BYTES,
   parseSessionFile,
+  readSessionFile,
 } from "./export-format.ts";
 
 const settings = {
@@ -138,5 +140,84 @@ describe("export and import", () => {
     expect(exportFileName("Fix the tests!", "jsonl", Date.UTC(2026, 10, 30, 8, 5))).toBe(
       "fix-the-tests-2026-11-30-08-05.jsonl",
     );
+  });
+});
+
+describe("imports refuse what storage and display cannot hold", () => {
+  /** A custom message whose details nest `levels` deep, built without recursion. */
+  function deepMessage(levels: number): unknown {
+    let details: unknown = "leaf";
+    for (let level = 0; level < levels; level++) details = { next: details };
+    return { ...createNotification("deep", "info", 1), details };
+  }
+
+  it("names the line of a message nested 10,000 levels deep, and keeps the others", () => {
+    const lines = exportSession(session, "jsonl", 0).trim().split("\n");
+    lines.splice(
+      3,
+      0,
+      `{"type":"message","message":${JSON.stringify(createUserMessage("x", 1)).slice(0, -1)},"extra":${"[".repeat(10_000)}${"]".repeat(10_000)}}}`,
+    );
+    const parsed = parseSessionFile(lines.join("\n"), "deep.jsonl");
+    expect(parsed.messages).toEqual(messages);
+    expect(parsed.problems).toEqual([
+      {
+        line: 4,
+        message:
+          "the message nests more than 200 levels deep; the playground accepts values up to 200 levels",
+      },
+    ]);
+  });
+
+  it("refuses deep details in a pi session's custom message, and in a JSON document's messages", () => {
+    let details = "{}";
+    for (let level = 0; level < 10_000; level++) details = `{"d":${details}}`;
+    const piFile = [
+      JSON.stringify({ type: "session", version: 3, id: "abc", timestamp: "2026-01-01T00:00:00.000Z" }),
+      `{"type":"custom_message","customType":"x","content":"c","details":${details}}`,
+      JSON.stringify({ type: "message", message: createUserMessage("kept", 1) }),
+    ].join("\n");
+    const parsed = parseSessionFile(piFile, "pi.jsonl");
+    expect(parsed.problems.map((problem) => problem.line)).toEqual([2]);
+    expect(parsed.messages).toEqual([createUserMessage("kept", 1)]);
+
+    const json = `{"format":"pi-playground-session","version":1,"messages":[${JSON.stringify(createUserMessage("a", 1))},{"role":"user","content":"b","timestamp":2,"x":${details}}]}`;
+    const document = parseSessionFile(json, "doc.json");
+    expect(document.problems).toEqual([
+      { line: 2, message: expect.stringMatching(/nests more than 200 levels/) },
+    ]);
+    expect(document.messages).toHaveLength(1);
+  });
+
+  it("accepts a message nested up to the limit", () => {
+    const parsed = parseSessionFile(JSON.stringify([deepMessage(190)]), "ok.json");
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.messages).toHaveLength(1);
+  });
+
+  it("refuses the whole file when its settings nest too deeply, naming where", () => {
+    let queued = "{}";
+    for (let level = 0; level < 10_000; level++) queued = `[${queued}]`;
+    const header = `{"type":"session","format":"pi-playground-session","version":1,"title":"t","settings":{"nextTurn":${queued}}}`;
+    const text = [header, JSON.stringify({ type: "message", message: createUserMessage("x", 1) })].join("\n");
+    expect(() => parseSessionFile(text, "s.jsonl")).toThrow(
+      "s.jsonl cannot be imported: the settings on line 1 nest more than 200 levels deep",
+    );
+  });
+
+  it("refuses a file over the size limit before reading it", async () => {
+    let read = false;
+    const huge = {
+      name: "huge.jsonl",
+      size: MAX_IMPORT_BYTES + 1,
+      text: async () => {
+        read = true;
+        return "";
+      },
+    };
+    await expect(readSessionFile(huge)).rejects.toThrow(
+      /huge\.jsonl is 64 MB; the playground imports session files up to 64 MB/,
+    );
+    expect(read).toBe(false);
   });
 });

@@ -1,7 +1,9 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { createBranchSummary, createCompactionSummary, createCustomMessage } from "../messages/factories.ts";
+import { MAX_NESTING_DEPTH, nestsDeeperThan, tooDeepMessage } from "../messages/nesting.ts";
 import { describeErrors, validateMessage } from "../messages/validate.ts";
 import { readSettings, type SessionSettings } from "../agent/session-settings.ts";
+import { formatBytes } from "../../shared/bytes.ts";
 import { isObject } from "../../shared/is-object.ts";
 
 /**
@@ -72,6 +74,22 @@ export class ImportError extends Error {}
 
 const MAX_PROBLEMS_REPORTED = 20;
 
+/**
+ * Largest session file accepted: it is read into memory whole, parsed, and then copied into storage, so a
+ * file several times this size could exhaust the tab before anything is shown.
+ */
+export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
+
+/** Read and parse a chosen file, refusing one too large to import before reading it. */
+export async function readSessionFile(file: Pick<File, "name" | "size" | "text">): Promise<ParsedImport> {
+  if (file.size > MAX_IMPORT_BYTES) {
+    throw new ImportError(
+      `${file.name} is ${formatBytes(file.size)}; the playground imports session files up to ${formatBytes(MAX_IMPORT_BYTES)}.`,
+    );
+  }
+  return parseSessionFile(await file.text(), file.name);
+}
+
 /** Parse a session file of any supported kind; throws ImportError when nothing in it can be used. */
 export function parseSessionFile(text: string, fileName = "session"): ParsedImport {
   const trimmed = text.trim();
@@ -108,6 +126,7 @@ function parseDocument(document: unknown, fileName: string): ParsedImport {
     throw new ImportError(`${fileName} is JSON but not a session: expected a "messages" list.`);
   }
   checkVersion(document, fileName);
+  checkSettingsDepth(document.settings, fileName, "its settings");
   const collected = collect(document.messages.map((value, index) => ({ line: index + 1, value })));
   return {
     ...collected,
@@ -156,6 +175,7 @@ function parseLines(text: string, fileName: string): ParsedImport {
       case "session":
         if (entry.format === EXPORT_FORMAT) {
           checkVersion(entry, fileName);
+          checkSettingsDepth(entry.settings, fileName, `the settings on line ${line}`);
           if (typeof entry.title === "string" && entry.title.trim()) title = entry.title;
           settings = readSettings(isObject(entry.settings) ? entry.settings : {});
         } else {
@@ -232,11 +252,23 @@ function collect(values: { line: number; value: unknown }[]): {
   const messages: AgentMessage[] = [];
   const problems: ImportProblem[] = [];
   for (const { line, value } of values) {
+    // Checked before anything walks the value recursively: validation, storage and display all would.
+    if (nestsDeeperThan(value)) {
+      problems.push({ line, message: `the message nests ${tooDeepMessage()}` });
+      continue;
+    }
     const validation = validateMessage(value);
     if (validation.ok) messages.push(validation.message);
     else problems.push({ line, message: describeErrors(validation.errors) });
   }
   return { messages, problems };
+}
+
+/** Settings hold queued messages too: a header nested too deeply refuses the whole file, naming where. */
+function checkSettingsDepth(settings: unknown, fileName: string, where: string): void {
+  if (nestsDeeperThan(settings, MAX_NESTING_DEPTH)) {
+    throw new ImportError(`${fileName} cannot be imported: ${where} nest ${tooDeepMessage()}.`);
+  }
 }
 
 function titleFrom(fileName: string): string {

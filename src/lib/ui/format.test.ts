@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCost, formatTokens, relativeTime } from "./format.ts";
+import { formatCost, formatJson, formatTokens, relativeTime } from "./format.ts";
 
 describe("formatting", () => {
   it("says how long ago something changed", () => {
@@ -16,5 +16,17 @@ describe("formatting", () => {
     expect(formatCost(0)).toBe("$0");
     expect(formatCost(0.0012)).toBe("$0.0012");
     expect(formatCost(1.5)).toBe("$1.50");
+  });
+});
+
+describe("formatJson", () => {
+  it("shows any value without throwing: 10,000 levels deep, cyclic, or with a null prototype", () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < 10_000; level++) deep = { d: deep };
+    expect(formatJson(deep)).toContain("[nested deeper than 200 levels]");
+    const cyclic: Record<string, unknown> = {};
+    cyclic.me = cyclic;
+    expect(formatJson(cyclic)).toBe('{\n  "me": "[circular]"\n}');
+    expect(formatJson(Object.create(null))).toBe("{}");
   });
 });

@@ -1,6 +1,7 @@
 /** Small formatting helpers shared by the chat and the inspector. */
 
 import { countOf } from "../../shared/count-of.ts";
+import { formatJsonBounded } from "./bounded-json.ts";
 
 export function formatTokens(count: number): string {
   return count >= 10_000 ? `${(count / 1000).toFixed(1)}k` : count.toLocaleString("en-US");
@@ -26,12 +27,9 @@ export function formatDateTime(timestamp: number): string {
   return new Date(timestamp).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
 }
 
+/** Any value as indented JSON for display: bounded in depth and length, and it never throws. */
 export function formatJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2) ?? "undefined";
-  } catch {
-    return String(value);
-  }
+  return formatJsonBounded(value);
 }
 
 /** "just now", "5 min ago", "3 h ago", "2 days ago", then a date. */

@@ -1,4 +1,7 @@
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { JsonObject } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
+import { zeroUsage } from "../../shared/usage.ts";
 import {
   createApprovalRequest,
   createBashExecution,
@@ -26,6 +29,23 @@ describe("preview", () => {
     expect(preview(createApprovalRequest({ action: "Run save_note", subject: '{"text":"x"}' }))).toBe(
       'Run save_note — pending ({"text":"x"})',
     );
+  });
+
+  it("shows a tool call whose arguments nest 10,000 levels deep, cut to one line", () => {
+    let args: JsonObject = {};
+    for (let level = 0; level < 10_000; level++) args = { a: args };
+    const reply: AgentMessage = {
+      role: "assistant",
+      content: [{ type: "toolCall", id: "c1", name: "save_note", arguments: args }],
+      api: "mirror",
+      provider: "mirror",
+      model: "mirror",
+      usage: zeroUsage(),
+      stopReason: "toolUse",
+      timestamp: 1,
+    };
+    expect(preview(reply)).toMatch(/^→ save_note\(\{"a":\{"a":.*…$/);
+    expect(preview(reply)).toHaveLength(140);
   });
 
   it("names custom messages by their type", () => {

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { formatJsonBounded } from "./bounded-json.ts";
 
 /** Badge text for a fact: its role, or for custom messages their custom type too. */
 export function roleBadge(message: AgentMessage): string {
@@ -41,7 +42,7 @@ function partsText(content: string | readonly Part[]): string {
         case "thinking":
           return `(thinking) ${part.thinking ?? ""}`;
         case "toolCall":
-          return `→ ${part.name ?? "tool"}(${JSON.stringify(part.arguments ?? {})})`;
+          return `→ ${part.name ?? "tool"}(${formatJsonBounded(part.arguments ?? {}, { indent: 0, maxChars: PREVIEW_LENGTH })})`;
         case "image":
           return `[image ${part.mimeType ?? ""}]`;
         default:

@@ -1,0 +1,157 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DEFAULT_MARKDOWN_LIMITS, markdownLimits, type MarkdownLimits } from "./limits.ts";
+import type { RenderRequest, RenderResponse } from "./protocol.ts";
+import { createBlockRenderer, hasFencedCode } from "./render.ts";
+import { MarkdownRenderer, type MarkdownOutcome, type WorkerLike } from "./renderer.ts";
+
+/** A worker that records what it is asked and answers only when the test says so. */
+class FakeWorker implements WorkerLike {
+  readonly received: RenderRequest[] = [];
+  terminated = false;
+  onmessage: ((event: MessageEvent<RenderResponse>) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  postMessage(message: RenderRequest): void {
+    this.received.push(message);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  /** Answer the last request with a real render, as the worker would. */
+  answer(render = createBlockRenderer()): void {
+    const request = this.received.at(-1);
+    if (!request) throw new Error("nothing to answer");
+    this.onmessage?.({
+      data: { id: request.id, blocks: render(request.source) },
+    } as MessageEvent<RenderResponse>);
+  }
+}
+
+function setup(limits: Partial<MarkdownLimits> = {}) {
+  const workers: FakeWorker[] = [];
+  const parsedOnMainThread: string[] = [];
+  const render = createBlockRenderer();
+  const renderer = new MarkdownRenderer({
+    renderBlocks: (source) => {
+      parsedOnMainThread.push(source);
+      return render(source);
+    },
+    hasFencedCode,
+    sanitize: (html) => html,
+    createWorker: () => {
+      const worker = new FakeWorker();
+      workers.push(worker);
+      return worker;
+    },
+    limits: { ...DEFAULT_MARKDOWN_LIMITS, ...limits },
+  });
+  return { renderer, workers, parsedOnMainThread };
+}
+
+/** `_a_a_a…`: the parser's emphasis matching is quadratic on it (40 kB took seconds in one render). */
+const pathological = (length: number) => "_a".repeat(length / 2);
+
+afterEach(() => vi.useRealTimers());
+
+describe("MarkdownRenderer", () => {
+  it("renders a short source on the spot, and remembers it", () => {
+    const { renderer, workers, parsedOnMainThread } = setup();
+    expect(renderer.now("**bold**")).toEqual({
+      outcome: { kind: "html", blocks: ["<p><strong>bold</strong></p>\n"] },
+      final: true,
+    });
+    renderer.now("**bold**");
+    expect(parsedOnMainThread).toEqual(["**bold**"]);
+    expect(workers).toHaveLength(0);
+  });
+
+  it("streams a 40 kB pathological reply with the main thread parsing only short prefixes", () => {
+    const { renderer, workers, parsedOnMainThread } = setup();
+    const requester = {};
+    const delivered: string[] = [];
+    const source = pathological(40_000);
+    // A streamed reply asks for a render of its whole text as it grows, 200 characters at a time.
+    for (let length = 200; length <= source.length; length += 200) {
+      const text = source.slice(0, length);
+      const now = renderer.now(text);
+      if (!now?.final) renderer.request(requester, text, (_outcome, rendered) => delivered.push(rendered));
+      // The worker is slower than the stream: it answers every tenth update (cheaply: it is a fake).
+      if (length % 2_000 === 0) workers[0]?.answer(() => ["<p>…</p>"]);
+    }
+    // The work the main thread did is bounded by the limit, whatever the reply's length.
+    expect(Math.max(...parsedOnMainThread.map((text) => text.length))).toBeLessThanOrEqual(1_000);
+    expect(parsedOnMainThread.reduce((sum, text) => sum + text.length, 0)).toBeLessThanOrEqual(5 * 1_000);
+    // Everything longer went to one worker, one request at a time, always the newest text.
+    expect(workers).toHaveLength(1);
+    const sent = workers[0]?.received ?? [];
+    expect(sent).toHaveLength(21);
+    expect(sent.at(-1)?.source).toBe(source);
+    expect(delivered.every((text) => text.length > 1_000)).toBe(true);
+  });
+
+  it("ends a worker that overruns its time budget and shows the rest of that reply as plain text", () => {
+    vi.useFakeTimers();
+    const { renderer, workers } = setup({ timeBudgetMs: 1_000 });
+    const requester = {};
+    const outcomes: MarkdownOutcome[] = [];
+    renderer.request(requester, pathological(20_000), (outcome) => outcomes.push(outcome));
+    vi.advanceTimersByTime(999);
+    expect(outcomes).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(outcomes).toEqual([{ kind: "plain", reason: "too-slow" }]);
+    expect(workers[0]?.terminated).toBe(true);
+    // The reply keeps streaming, or is shown again when the stream ends: plain text at once, no worker asked.
+    for (const longer of [pathological(20_200), pathological(30_000)]) {
+      expect(renderer.now(longer)).toEqual({ outcome: { kind: "plain", reason: "too-slow" }, final: true });
+    }
+    // Another reply gets a fresh worker, once the worker has rested as long as the overrun lasted.
+    renderer.request({}, "# heading\n\n" + "text ".repeat(300), (outcome) => outcomes.push(outcome));
+    expect(workers).toHaveLength(1);
+    vi.advanceTimersByTime(1_000);
+    expect(workers).toHaveLength(2);
+    workers[1]?.answer();
+    expect(outcomes.at(-1)).toMatchObject({ kind: "html" });
+  });
+
+  it("shows text over the size limit as plain text without parsing it anywhere", () => {
+    const { renderer, workers, parsedOnMainThread } = setup({ maxChars: 5_000 });
+    expect(renderer.now("x".repeat(5_001))).toEqual({
+      outcome: { kind: "plain", reason: "too-large" },
+      final: true,
+    });
+    expect(parsedOnMainThread).toEqual([]);
+    expect(workers).toHaveLength(0);
+  });
+
+  it("asks the worker to highlight a short source with code, showing it unhighlighted meanwhile", () => {
+    const { renderer } = setup();
+    const now = renderer.now("```ts\nconst a = 1;\n```");
+    expect(now?.final).toBe(false);
+    expect(now?.outcome).toMatchObject({ kind: "html" });
+  });
+
+  it("lets requesters take turns and drops a cancelled one's answer", () => {
+    const { renderer, workers } = setup();
+    const [first, second] = [{}, {}];
+    const long = (label: string) => `${label} ${"words ".repeat(300)}`;
+    const got: string[] = [];
+    renderer.request(first, long("one"), (_outcome, source) => got.push(source.slice(0, 3)));
+    renderer.request(second, long("two"), (_outcome, source) => got.push(source.slice(0, 3)));
+    renderer.cancel(first);
+    workers[0]?.answer();
+    workers[0]?.answer();
+    expect(got).toEqual(["two"]);
+    expect(workers[0]?.received.map((request) => request.source.slice(0, 3))).toEqual(["one", "two"]);
+  });
+});
+
+describe("markdownLimits", () => {
+  it("reads build-time variables and falls back to the defaults", () => {
+    expect(markdownLimits({})).toEqual(DEFAULT_MARKDOWN_LIMITS);
+    expect(markdownLimits({ VITE_MARKDOWN_MAX_CHARS: "5000", VITE_MARKDOWN_TIME_BUDGET_MS: "nope" })).toEqual(
+      {
+        ...DEFAULT_MARKDOWN_LIMITS,
+        maxChars: 5_000,
+      },
+    );
+  });
+});
