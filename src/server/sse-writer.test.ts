@@ -49,7 +49,7 @@ describe("SseWriter", () => {
   it("coalesces a burst of frames into one write, in order", async () => {
     const sink = new FakeSink();
     const { writer: sse } = writer(sink);
-    for (const text of ["a", "b", "c"]) sse.write(frame(text));
+    for (const text of ["a", "b", "c"]) void sse.write(frame(text));
     expect(sink.writes).toEqual([]);
     await tick();
     expect(sink.writes).toHaveLength(1);
