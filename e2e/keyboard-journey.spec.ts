@@ -94,10 +94,10 @@ test("the ? sheet lists the shortcuts; the facts list is one Tab stop moved with
     "first question",
   );
 
-  // One Tab leaves the list: its rows are not Tab stops.
+  // One Tab leaves the list: its rows are not Tab stops. The next stop is the model view's first control.
   await page.keyboard.press("Tab");
   await expect(
-    page.getByRole("region", { name: "Model view" }).getByRole("button", { name: "JSON" }),
+    page.getByRole("region", { name: "Model view" }).getByRole("button", { name: "convertToLlm" }),
   ).toBeFocused();
 });
 

@@ -35,7 +35,7 @@ test("without a proxy the offline models run in the page: chat, a tool call, the
   await expect(page.getByLabel("Result of calculate")).toHaveText("12 * (3 + 4) = 84", { timeout: 15_000 });
   await expect(lastReply(page)).toContainText("returned: 12 * (3 + 4) = 84", { timeout: 15_000 });
 
-  await page.getByRole("button", { name: "Inspector" }).click();
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
   await expect(summary(page)).toHaveText("7 facts → 7 model messages");
   await page.getByRole("button", { name: "Inject", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Inject message" });
@@ -98,7 +98,8 @@ test("the offline models answer the same with the playground's server and withou
   }
   const served = await transcript(`${baseURL}/`);
   const inPage = await transcript(staticUrl());
-  expect(inPage.items).toHaveLength(7);
+  // Three prompts, four replies, and the tool result shown with the call it answers.
+  expect(inPage.items).toHaveLength(8);
   expect(inPage.items).toEqual(served.items);
   // With a proxy the page never downloads the offline models; without one it does.
   expect(served.requests.filter((url) => url.includes("in-page-proxy"))).toEqual([]);
