@@ -8,7 +8,9 @@ import {
   type Model,
 } from "@earendil-works/pi-ai";
 import type { ModelInfo } from "../../shared/api-types.ts";
-import { chainEntries, type SessionEntry } from "../messages/entries.ts";
+import { chainEntries, type EditableContent, type SessionEntry } from "../messages/entries.ts";
+import { editableContent } from "../model-view/session-projection.ts";
+import { buildTree, leafOf, type SessionTree } from "../model-view/session-tree.ts";
 import { INJECTED_API } from "../messages/factories.ts";
 import type { Visibility } from "../messages/policies.ts";
 import type { PolicyRole } from "../messages/types.ts";
@@ -36,7 +38,12 @@ import { CallLog } from "./recording/call-log.svelte.ts";
 import { CallRecorder } from "./recording/call-recorder.ts";
 import { RunController, type Delivery, type LastRequest } from "./run-controller.svelte.ts";
 import { SessionSettingsState } from "./session-settings.svelte.ts";
-import { defaultSettings, type SessionSettings } from "./session-settings.ts";
+import {
+  defaultSettings,
+  type QueueMode,
+  type QueueModes,
+  type SessionSettings,
+} from "./session-settings.ts";
 import { DEMO_TOOLS } from "./tools/demo-tools.ts";
 import { Transcript } from "./transcript.svelte.ts";
 
@@ -386,6 +393,100 @@ export class ChatSession {
   }
   setThinkingLevel(level: ThinkingLevel): Promise<void> {
     return this.#settings.setThinkingLevel(level);
+  }
+
+  setQueueMode(queue: keyof QueueModes, mode: QueueMode): Promise<void> {
+    return this.#settings.setQueueMode(queue, mode).then(() => this.#runs.applyQueueModes());
+  }
+
+  // --- the tree: branches and context edits (pi's session model) ---------------------------------
+
+  /** Every entry of the session with its branches, for the tree view and branch names. */
+  readonly tree: SessionTree = $derived(buildTree(this.entries));
+
+  /** Every entry, in order of creation. */
+  get entries(): readonly SessionEntry[] {
+    return this.#transcript.entries;
+  }
+
+  /** The entries on the path to the leaf (facts, and the markers between them). */
+  get path(): readonly SessionEntry[] {
+    return this.#transcript.path;
+  }
+
+  get leafId(): string | null {
+    return this.#transcript.leafId;
+  }
+
+  /** The entry behind the fact at `index`. */
+  entryIdAt(index: number): string | undefined {
+    return this.#transcript.entryIdAt(index);
+  }
+
+  /**
+   * Continue from the fact at `index`: the facts after it leave the path and stay in the tree, on their
+   * branch; what is sent next starts a new branch there.
+   */
+  branchFrom(index: number): Promise<void> {
+    const id = this.#transcript.entryIdAt(index);
+    if (id === undefined) return Promise.resolve();
+    return this.#runs.whileIdle(() => this.#transcript.moveLeaf(id));
+  }
+
+  /**
+   * Go to another branch (the one through `entryId`, followed to its latest leaf when `followToLeaf`). With
+   * a summary, leave the branch being left summarised where the other one continues, as pi's
+   * `branchWithSummary` does: the model on that branch reads what was tried here.
+   */
+  switchBranch(
+    entryId: string,
+    { summary, followToLeaf = true }: { summary?: string; followToLeaf?: boolean } = {},
+  ): Promise<void> {
+    const target = followToLeaf ? leafOf(this.tree, entryId) : entryId;
+    return this.#runs.whileIdle(() => {
+      const from = this.#transcript.leafId;
+      this.#transcript.moveLeaf(target);
+      const text = summary?.trim();
+      if (text && from !== null)
+        this.#transcript.appendEntry({ type: "branch_summary", fromId: from, summary: text });
+    });
+  }
+
+  /** Replace what the model reads of a fact, keeping the fact itself (a pi context edit). */
+  editFact(index: number, content: EditableContent): Promise<void> {
+    return this.#contextEdit(index, { content });
+  }
+
+  /** Leave a fact out of what the model reads, keeping it among the facts (a pi context edit). */
+  omitFact(index: number): Promise<void> {
+    return this.#contextEdit(index, null);
+  }
+
+  /** Undo the edits of a fact: a last edit that gives the model the original content again. */
+  restoreFact(index: number): Promise<void> {
+    const original = this.facts[index];
+    const content = original ? editableContent(original) : undefined;
+    return content === undefined ? Promise.resolve() : this.#contextEdit(index, { content });
+  }
+
+  #contextEdit(index: number, replacement: { content: EditableContent } | null): Promise<void> {
+    const targetId = this.#transcript.entryIdAt(index);
+    if (targetId === undefined || this.running) return Promise.resolve();
+    return this.#runs.whileIdle(() => {
+      this.#transcript.appendEntry({ type: "context_edit", targetId, replacement });
+    });
+  }
+
+  /** A new reply to what the reply at `index` answered, on a branch of its own. */
+  regenerate(index: number): Promise<void> {
+    const id = this.#transcript.entryIdAt(index);
+    return id === undefined ? Promise.resolve() : this.#runs.regenerate(id);
+  }
+
+  /** Ask again with an edited prompt in place of the one at `index`, on a branch of its own. */
+  editAndResend(index: number, text: string): Promise<boolean> {
+    const id = this.#transcript.entryIdAt(index);
+    return id === undefined ? Promise.resolve(false) : this.#runs.resend(id, text);
   }
 
   /** Write whatever is pending now (the "Retry saving" action). */

@@ -66,6 +66,8 @@ export class RunController {
   #lastRequest = $state.raw<LastRequest | undefined>(undefined);
   /** Bash executions recorded during a run; appended when it ends, as pi's coding agent does. */
   #heldBash: AgentMessage[] = [];
+  /** Messages appended (without a trigger) during a run: they join the facts when the turn ends. */
+  #afterTurn: AgentMessage[] = [];
   #remoteWhileRunning = false;
   #runPromise: Promise<void> = Promise.resolve();
   #closed = false;
@@ -200,6 +202,36 @@ export class RunController {
   }
 
   /**
+   * Answer again from before a reply: the path moves back to the fact the reply answered, and a new reply
+   * branches off there (the old one stays in the tree, on its own branch).
+   */
+  async regenerate(replyEntryId: string): Promise<void> {
+    const { transcript } = this.#host;
+    const parent = transcript.entry(replyEntryId)?.parentId;
+    if (this.#running || parent === undefined || parent === null) return;
+    await this.#run(async () => {
+      transcript.moveLeaf(parent);
+      transcript.syncAgent();
+      if (this.#agent.state.messages.at(-1)?.role === "assistant") await this.#agent.prompt([]);
+      else await this.#agent.continue();
+    });
+  }
+
+  /** Send an edited prompt in place of an earlier one: a new branch from where that prompt was asked. */
+  async resend(promptEntryId: string, text: string): Promise<boolean> {
+    const { transcript } = this.#host;
+    const entry = transcript.entry(promptEntryId);
+    const prompt = text.trim();
+    if (this.#running || !entry || !prompt) return false;
+    return this.#run(async () => {
+      transcript.moveLeaf(entry.parentId);
+      transcript.syncAgent();
+      const held = this.#host.settings.takeNextTurn();
+      await this.#agent.prompt([createUserMessage(prompt), ...held]);
+    });
+  }
+
+  /**
    * Try again after a reply that failed or was stopped, as pi's coding agent does: the failed attempt stays
    * among the facts, a context edit leaves it out of what the model reads, and the Agent continues.
    */
@@ -230,14 +262,20 @@ export class RunController {
   }
 
   /**
-   * Deliver a hand-made message. Idle: append it (no model call) or append it and run a turn. During a
-   * run: steer or follow up through the Agent's queues. Next turn: hold it for the next prompt.
+   * Deliver a hand-made message, by the rules of pi's `sendCustomMessage`. Next turn: held for the next
+   * prompt. During a run: steer or follow up through the Agent's queues ("append and run" steers), and a
+   * plain append waits for the end of the turn (appending mid-turn could split a tool call from its
+   * result). Idle: append, or append and run a turn; steering or following up with no run to steer
+   * appends, as in pi (without a trigger, nothing runs).
    */
   async inject(message: AgentMessage, delivery: Delivery): Promise<void> {
     switch (delivery) {
+      case "nextTurn":
+        await this.#host.settings.holdForNextTurn(message);
+        return;
       case "append":
         if (this.#running) {
-          this.#notice("A run is active: inject with Steer or Follow-up, or wait for it to finish.");
+          this.#afterTurn.push(message);
           return;
         }
         await this.whileIdle(() => void this.#host.transcript.append([message]));
@@ -252,16 +290,20 @@ export class RunController {
       case "steer":
       case "followUp":
         if (!this.#running) {
-          await this.inject(message, "appendAndRun");
+          await this.whileIdle(() => void this.#host.transcript.append([message]));
           return;
         }
         if (delivery === "steer") this.queues.steer(message);
         else this.queues.followUp(message);
         return;
-      case "nextTurn":
-        await this.#host.settings.holdForNextTurn(message);
-        return;
     }
+  }
+
+  /** The session's queue modes, on the Agent's queues (they apply from the next delivery on). */
+  applyQueueModes(): void {
+    const modes = this.#host.settings.current.queueModes;
+    this.#agent.steeringMode = modes.steering;
+    this.#agent.followUpMode = modes.followUp;
   }
 
   /** Record a bash execution typed as `!command` (or `!!command`). During a run it waits for the run to end. */
@@ -359,6 +401,7 @@ export class RunController {
           transcript.syncAgent();
           this.#agent.state.model = this.#model();
           this.#agent.state.thinkingLevel = this.#host.settings.current.thinkingLevel;
+          this.applyQueueModes();
           if (!this.#closed) await start();
         } finally {
           // Still under the lock: bash recorded during the run lands now, then what others wrote meanwhile.
@@ -411,11 +454,12 @@ export class RunController {
     this.#notice(text);
   }
 
+  /** What waited for the run to end: messages appended without a trigger, then bash executions. */
   #appendHeldBash(): void {
-    if (this.#heldBash.length === 0) return;
-    const held = this.#heldBash;
+    const held = [...this.#afterTurn, ...this.#heldBash];
+    this.#afterTurn = [];
     this.#heldBash = [];
-    this.#host.transcript.append(held);
+    if (held.length > 0) this.#host.transcript.append(held);
   }
 
   /**
@@ -445,6 +489,13 @@ export class RunController {
         if (event.message.role === "assistant") {
           this.#reply.update(event.message);
           this.#host.recorder.token();
+        }
+        return;
+      case "turn_end":
+        if (this.#afterTurn.length > 0) {
+          const waiting = this.#afterTurn;
+          this.#afterTurn = [];
+          this.#host.transcript.append(waiting);
         }
         return;
       case "message_end": {

@@ -6,7 +6,7 @@ import type { Notices } from "../notices/notices.svelte.ts";
 import { thinkingLevelFor } from "../models/model-ref.ts";
 import type { SessionMeta } from "../storage/records.ts";
 import type { SessionStore } from "../storage/session-store.ts";
-import { readSettings, type SessionSettings } from "./session-settings.ts";
+import { readSettings, type QueueMode, type QueueModes, type SessionSettings } from "./session-settings.ts";
 
 export interface SettingsHost {
   store: SessionStore;
@@ -70,6 +70,10 @@ export class SessionSettingsState {
 
   setThinkingLevel(level: ThinkingLevel): Promise<void> {
     return this.#save({ ...this.#settings, thinkingLevel: level });
+  }
+
+  setQueueMode(queue: keyof QueueModes, mode: QueueMode): Promise<void> {
+    return this.#save({ ...this.#settings, queueModes: { ...this.#settings.queueModes, [queue]: mode } });
   }
 
   holdForNextTurn(message: AgentMessage): Promise<void> {

@@ -16,6 +16,21 @@ export interface SessionSettings {
   toolApprovals: Record<string, boolean>;
   /** Messages held for the next prompt ("next turn" delivery). */
   nextTurn: AgentMessage[];
+  /** How the Agent delivers queued messages: all at once, or one per turn (pi's QueueMode). */
+  queueModes: QueueModes;
+}
+
+export type QueueMode = "all" | "one-at-a-time";
+export interface QueueModes {
+  steering: QueueMode;
+  followUp: QueueMode;
+}
+
+/** pi-agent-core's defaults. */
+export const DEFAULT_QUEUE_MODES: QueueModes = { steering: "one-at-a-time", followUp: "one-at-a-time" };
+
+function readQueueMode(value: unknown, fallback: QueueMode): QueueMode {
+  return value === "all" || value === "one-at-a-time" ? value : fallback;
 }
 
 /** Tools that change something wait for approval by default; reading tools do not. */
@@ -32,6 +47,7 @@ export function defaultSettings(): SessionSettings {
     context: DEFAULT_CONTEXT_SETTINGS,
     toolApprovals: { ...DEFAULT_TOOL_APPROVALS },
     nextTurn: [],
+    queueModes: DEFAULT_QUEUE_MODES,
   };
 }
 
@@ -56,6 +72,7 @@ export function readSettings(raw: unknown): SessionSettings {
     for (const [name, required] of Object.entries(value.toolApprovals))
       if (typeof required === "boolean") toolApprovals[name] = required;
   }
+  const queues = isObject(value.queueModes) ? value.queueModes : {};
   const nextTurn = Array.isArray(value.nextTurn)
     ? value.nextTurn.flatMap((message) => {
         const validation = validateMessage(message);
@@ -74,5 +91,9 @@ export function readSettings(raw: unknown): SessionSettings {
     },
     toolApprovals,
     nextTurn,
+    queueModes: {
+      steering: readQueueMode(queues.steering, DEFAULT_QUEUE_MODES.steering),
+      followUp: readQueueMode(queues.followUp, DEFAULT_QUEUE_MODES.followUp),
+    },
   };
 }

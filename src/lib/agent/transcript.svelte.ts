@@ -1,7 +1,9 @@
 import type { Agent, AgentMessage } from "@earendil-works/pi-agent-core";
+import type { SystemMessage } from "@earendil-works/pi-ai";
 import {
   chainEntries,
   newEntryId,
+  type MessageEntry,
   pathTo,
   relinkOrphans,
   type EntryBase,
@@ -116,10 +118,18 @@ export class Transcript {
     if (this.#agent) this.#agent.state.messages = this.context();
   }
 
-  /** New facts at the end of the path, each the child of the one before; returns their entries. */
+  /**
+   * New facts at the end of the path, each the child of the one before; returns their entries. A fact pi
+   * keeps as an entry of its own kind becomes one: an extension's custom message a `custom_message`, a
+   * branch summary a `branch_summary`, a compaction summary a `compaction` (keeping nothing before it).
+   */
   append(messages: readonly AgentMessage[]): readonly SessionEntry[] {
     if (messages.length === 0) return [];
-    const entries = chainEntries(messages, this.#leafId, (id) => this.#byId.has(id));
+    // A compaction records the prompt and tools in force, as pi's does, so the model keeps them.
+    const system = this.projection.context.findLast((message) => message.role === "system");
+    const entries = chainEntries(messages, this.#leafId, (id) => this.#byId.has(id)).map((entry) =>
+      asPiEntry(entry, system?.role === "system" ? system : undefined),
+    );
     this.#add(entries);
     return entries;
   }
@@ -202,5 +212,46 @@ export class Transcript {
     ];
     if (leafId === null || this.#byId.has(leafId)) this.#leafId = leafId;
     this.#path = pathTo(this.#byId, this.#leafId);
+  }
+}
+
+/** A message entry as pi's session manager would have written that fact. */
+function asPiEntry(entry: MessageEntry, system: SystemMessage | undefined): SessionEntry {
+  const { id, parentId, timestamp, message } = entry;
+  switch (message.role) {
+    case "custom":
+      return {
+        type: "custom_message",
+        id,
+        parentId,
+        timestamp,
+        customType: message.customType,
+        content: message.content,
+        display: message.display,
+        ...(message.details !== undefined ? { details: message.details } : {}),
+      };
+    case "branchSummary":
+      return {
+        type: "branch_summary",
+        id,
+        parentId,
+        timestamp,
+        fromId: message.fromId ?? "",
+        summary: message.summary,
+      };
+    case "compactionSummary":
+      // As pi's appendCompaction with no entry to keep: the summary stands for everything before it.
+      return {
+        type: "compaction",
+        id,
+        parentId,
+        timestamp,
+        summary: message.summary,
+        firstKeptEntryId: id,
+        tokensBefore: message.tokensBefore,
+        ...(system ? { systemMessage: { ...system, timestamp: message.timestamp } } : {}),
+      };
+    default:
+      return entry;
   }
 }

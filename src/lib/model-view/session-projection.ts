@@ -112,6 +112,13 @@ function editedOnce(message: AgentMessage, edit: ContextEditEntry): AgentMessage
   return result;
 }
 
+function sameContent(a: AgentMessage, b: AgentMessage): boolean {
+  return (
+    JSON.stringify((a as { content?: unknown }).content) ===
+    JSON.stringify((b as { content?: unknown }).content)
+  );
+}
+
 function isFailedReply(message: AgentMessage): boolean {
   return message.role === "assistant" && (message.stopReason === "error" || message.stopReason === "aborted");
 }

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { chainEntries, type SessionEntry } from "../messages/entries.ts";
+import { createUserMessage } from "../messages/factories.ts";
+import { piTrees } from "./pi-sessions.test-support.ts";
+import { branchTitle, buildTree, leafOf, outline } from "./session-tree.ts";
+
+const trees = piTrees();
+const named = (name: string) => {
+  const tree = trees.find((candidate) => candidate.name.startsWith(name));
+  if (!tree) throw new Error(`no tree ${name}`);
+  return tree;
+};
+const messageText = (entries: readonly SessionEntry[], text: string) =>
+  entries.find(
+    (entry) =>
+      entry.type === "message" &&
+      JSON.stringify((entry.message as { content?: unknown }).content ?? "").includes(text),
+  );
+
+describe("the session tree", () => {
+  it("names a branch by what was first asked on it, never by an id", () => {
+    const { entries } = named("an abandoned branch");
+    const tree = buildTree(entries);
+    const abandoned = messageText(entries, "abandoned answer");
+    const current = messageText(entries, "second question");
+    if (!abandoned || !current) throw new Error("entries missing");
+    expect(branchTitle(tree, abandoned.id)).toBe("abandoned follow-up");
+    // The current branch starts with the summary pi left where it came back; what was asked names it.
+    expect(branchTitle(tree, current.id)).toBe("second question");
+  });
+
+  it("names a straight session by its first prompt, and prefers a label", () => {
+    const entries = chainEntries([createUserMessage("plan the trip", 1), createUserMessage("more", 2)], null);
+    const tree = buildTree(entries);
+    expect(branchTitle(tree, entries[1]?.id ?? "")).toBe("plan the trip");
+    const labelled = buildTree([
+      ...entries,
+      {
+        type: "label",
+        id: "l",
+        parentId: entries[1]?.id ?? null,
+        timestamp: "",
+        targetId: entries[0]?.id ?? "",
+        label: "Trip",
+      },
+    ]);
+    expect(branchTitle(labelled, entries[1]?.id ?? "")).toBe("Trip");
+  });
+
+  it("outlines where branches part and end, counting the straight runs it does not list", () => {
+    const { entries, leafId } = named("nested branches");
+    const rows = outline(buildTree(entries), leafId);
+    expect(rows.map((row) => [row.depth, row.kind, row.title, row.current])).toEqual([
+      [0, "root", "system prompt", true],
+      [0, "fork", "root", true],
+      [1, "fork", "a", true],
+      [2, "leaf", "a1", false],
+      [2, "fork", "b1", true],
+      [3, "leaf", "b1 answer", false],
+      [3, "leaf", "b1 other answer", false],
+      [3, "leaf", "b1 third answer", true],
+      [1, "leaf", "root other answer", false],
+    ]);
+    expect(rows[1]?.skipped).toBe(0);
+  });
+
+  it("keeps a long straight session to two rows and follows a branch to its latest leaf", () => {
+    const entries = chainEntries(
+      Array.from({ length: 5_000 }, (_, index) => createUserMessage(`m${index}`, index)),
+      null,
+    );
+    const tree = buildTree(entries);
+    const rows = outline(tree, entries.at(-1)?.id ?? null);
+    expect(rows.map((row) => [row.kind, row.skipped])).toEqual([
+      ["root", 0],
+      ["leaf", 4_998],
+    ]);
+    expect(leafOf(tree, entries[0]?.id ?? "")).toBe(entries.at(-1)?.id);
+  });
+});

@@ -1,0 +1,170 @@
+import { contentText } from "@earendil-works/pi-ai";
+import type { SessionEntry } from "../messages/entries.ts";
+import { factOf } from "./session-projection.ts";
+
+/**
+ * The session tree as people look at it: its branches, each named by what was asked on it, and a compact
+ * outline (like pi's `/tree`) that shows where branches part and where they end without listing every
+ * entry of the long straight runs between.
+ */
+export interface SessionTree {
+  byId: ReadonlyMap<string, SessionEntry>;
+  /** Children of each entry id (and of the root, keyed ""), in order of creation. */
+  children: ReadonlyMap<string, readonly SessionEntry[]>;
+  /** The latest label of each entry. */
+  labels: ReadonlyMap<string, string>;
+}
+
+export function buildTree(entries: readonly SessionEntry[]): SessionTree {
+  const byId = new Map<string, SessionEntry>();
+  const children = new Map<string, SessionEntry[]>();
+  const labels = new Map<string, string>();
+  for (const entry of entries) {
+    byId.set(entry.id, entry);
+    const key = entry.parentId ?? "";
+    const list = children.get(key);
+    if (list) list.push(entry);
+    else children.set(key, [entry]);
+    if (entry.type === "label") {
+      if (entry.label) labels.set(entry.targetId, entry.label);
+      else labels.delete(entry.targetId);
+    }
+  }
+  return { byId, children, labels };
+}
+
+const TITLE_LENGTH = 60;
+
+function firstLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+}
+
+/** The text a person would recognise an entry by: a label, what was asked or answered, or its kind. */
+export function entryTitle(tree: SessionTree, entry: SessionEntry): string {
+  const label = tree.labels.get(entry.id);
+  if (label) return label;
+  const fact = factOf(entry);
+  if (fact && (fact.role === "user" || fact.role === "assistant" || fact.role === "custom")) {
+    const text = firstLine(contentText(fact.content as Parameters<typeof contentText>[0], " "));
+    if (text) return text;
+  }
+  if (fact?.role === "branchSummary" || fact?.role === "compactionSummary") return firstLine(fact.summary);
+  if (fact?.role === "system") return "system prompt";
+  return entry.type === "message" ? entry.message.role : entry.type.replaceAll("_", " ");
+}
+
+/**
+ * The name of the branch that ends at (or passes through) `entryId`: what was first asked on it after it
+ * parted from the others — never an id. A straight session has one branch, named by its first prompt.
+ */
+export function branchTitle(tree: SessionTree, entryId: string): string {
+  // Walk up to where this branch parted from another (an entry with more than one child).
+  const path: SessionEntry[] = [];
+  for (let id: string | null = entryId; id !== null;) {
+    const entry = tree.byId.get(id);
+    if (!entry || path.includes(entry)) break;
+    path.unshift(entry);
+    id = entry.parentId;
+  }
+  let start = 0;
+  for (let index = path.length - 1; index > 0; index--) {
+    const parent = path[index - 1] as SessionEntry;
+    if ((tree.children.get(parent.id)?.length ?? 0) > 1) {
+      start = index;
+      break;
+    }
+  }
+  const branch = path.slice(start);
+  const asked = branch.find((entry) => entry.type === "message" && entry.message.role === "user");
+  const labelled = branch.find((entry) => tree.labels.has(entry.id));
+  const named = labelled ?? asked ?? branch[0];
+  return named ? entryTitle(tree, named) : "an empty branch";
+}
+
+/** One row of the compact outline. */
+export interface TreeRow {
+  entry: SessionEntry;
+  depth: number;
+  /** Entries of the straight run hidden before this row (since the previous row on its branch). */
+  skipped: number;
+  kind: "root" | "fork" | "branch" | "leaf";
+  /** On the path to the current leaf. */
+  current: boolean;
+  title: string;
+}
+
+/**
+ * The outline: the root, every entry where branches part, the first entry of each branch, and every leaf,
+ * each at the depth of its branch. Straight runs between them are counted, not listed, so a session of
+ * 100,000 entries with a handful of branches is a handful of rows.
+ */
+export function outline(tree: SessionTree, leafId: string | null): TreeRow[] {
+  const onPath = new Set<string>();
+  for (let id = leafId; id !== null;) {
+    const entry = tree.byId.get(id);
+    if (!entry || onPath.has(id)) break;
+    onPath.add(id);
+    id = entry.parentId;
+  }
+  const rows: TreeRow[] = [];
+  const roots = tree.children.get("") ?? [];
+  // Iteratively, depth first: a deep session must not overflow the stack.
+  const stack: { entry: SessionEntry; depth: number; kind: TreeRow["kind"] }[] = roots
+    .slice()
+    .reverse()
+    .map((entry) => ({ entry, depth: 0, kind: "root" as const }));
+  while (stack.length > 0) {
+    const item = stack.pop() as (typeof stack)[number];
+    let entry = item.entry;
+    let skipped = 0;
+    let kind = item.kind;
+    // Follow the straight run to where it forks or ends; only the start and the end become rows.
+    rows.push({
+      entry,
+      depth: item.depth,
+      skipped: 0,
+      kind,
+      current: onPath.has(entry.id),
+      title: entryTitle(tree, entry),
+    });
+    for (;;) {
+      const next = tree.children.get(entry.id) ?? [];
+      if (next.length === 1) {
+        entry = next[0] as SessionEntry;
+        skipped++;
+        continue;
+      }
+      if (entry !== item.entry) {
+        rows.push({
+          entry,
+          depth: item.depth,
+          skipped: skipped - 1,
+          kind: next.length === 0 ? "leaf" : "fork",
+          current: onPath.has(entry.id),
+          title: entryTitle(tree, entry),
+        });
+      } else if (next.length === 0) {
+        const row = rows[rows.length - 1] as TreeRow;
+        row.kind = kind === "root" ? "root" : "leaf";
+      } else if (kind !== "root") {
+        kind = "fork";
+        (rows[rows.length - 1] as TreeRow).kind = kind;
+      }
+      for (const child of next.slice().reverse())
+        stack.push({ entry: child, depth: item.depth + 1, kind: "branch" });
+      break;
+    }
+  }
+  return rows;
+}
+
+/** The leaf a branch leads to when followed from `entryId` (the latest child at each fork). */
+export function leafOf(tree: SessionTree, entryId: string): string {
+  let id = entryId;
+  for (;;) {
+    const next = tree.children.get(id);
+    if (!next || next.length === 0) return id;
+    id = (next[next.length - 1] as SessionEntry).id;
+  }
+}
