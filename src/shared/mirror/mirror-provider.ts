@@ -1,14 +1,58 @@
 import {
+  createAssistantMessageEventStream,
   createFauxCore,
   createProvider,
   fauxAssistantMessage,
+  normalizeContext,
+  type Api,
+  type AssistantMessageEventStream,
   type FauxModelDefinition,
+  type Message,
+  type Model,
   type Provider,
   type ProviderStreams,
+  type SimpleStreamOptions,
 } from "@earendil-works/pi-ai";
+import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
+import { isObject } from "../is-object.ts";
+import { zeroUsage } from "../usage.ts";
 import { MIRROR_PROVIDER_ID } from "./mirror-id.ts";
 import { mirrorReply, type MirrorBlock } from "./mirror-reply.ts";
 const MIRROR_API = "mirror";
+
+/**
+ * What the offline models' "provider" receives, in the place of a provider's request body: the model, the
+ * messages after pi-ai's provider transform (as every real adapter applies it), and the options that
+ * shape the reply. It is what `onPayload` is handed for these models.
+ */
+export interface MirrorPayload {
+  model: string;
+  messages: Message[];
+  options: Record<string, unknown>;
+}
+
+/** The stream options a mirror payload shows: those a request carries, never hooks or signals. */
+const PAYLOAD_OPTIONS = [
+  "temperature",
+  "maxTokens",
+  "reasoning",
+  "sessionId",
+  "cacheRetention",
+  "thinkingBudgets",
+] as const;
+
+function payloadOptions(options: SimpleStreamOptions | undefined): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const key of PAYLOAD_OPTIONS) if (options?.[key] !== undefined) picked[key] = options[key];
+  return picked;
+}
+
+/** A payload `onPayload` handed back in place of ours, when it has the shape the mirror reads. */
+function replacedPayload(value: unknown): MirrorPayload | undefined {
+  return isObject(value) && typeof value.model === "string" && Array.isArray(value.messages)
+    ? (value as unknown as MirrorPayload)
+    : undefined;
+}
 
 /** ~75 four-character tokens per second: ~300 characters/s, slow enough to watch, fast enough to use. */
 const PACED_TOKENS_PER_SECOND = 75;
@@ -58,18 +102,40 @@ export function createMirrorProvider(): Provider {
   const fast = fauxCore(PACED_MODELS, LONG_REPLY_TOKENS_PER_SECOND);
   const instant = fauxCore(INSTANT_MODELS);
 
+  /** Reply to what the provider received; queued and started in one step (see above). */
+  const reply = (model: Model<Api>, payload: MirrorPayload, options: SimpleStreamOptions | undefined) => {
+    const turn = mirrorReply(payload.messages, {
+      thinking: model.reasoning && options?.reasoning !== undefined,
+    });
+    const core = INSTANT_MODELS.some((candidate) => candidate.id === model.id)
+      ? instant
+      : replyLength(turn.content) > LONG_REPLY_CHARS
+        ? fast
+        : paced;
+    core.appendResponses([() => fauxAssistantMessage(turn.content, { stopReason: turn.stopReason })]);
+    return core.streamSimple(model, normalizeContext({ messages: payload.messages }), options);
+  };
+
   const streams: ProviderStreams = {
     streamSimple(model, context, options) {
-      const turn = mirrorReply(context.messages, {
-        thinking: model.reasoning && options?.reasoning !== undefined,
-      });
-      const core = INSTANT_MODELS.some((candidate) => candidate.id === model.id)
-        ? instant
-        : replyLength(turn.content) > LONG_REPLY_CHARS
-          ? fast
-          : paced;
-      core.appendResponses([() => fauxAssistantMessage(turn.content, { stopReason: turn.stopReason })]);
-      return core.streamSimple(model, context, options);
+      // As a real adapter does before it builds its body: errored and aborted replies are dropped,
+      // tool calls left without a result get one. The mirror then counts and quotes what remains.
+      const payload: MirrorPayload = {
+        model: model.id,
+        messages: transformMessages(context.messages, model),
+        options: payloadOptions(options),
+      };
+      const onPayload = options?.onPayload;
+      if (!onPayload) return reply(model, payload, options);
+      return afterPayload(
+        model,
+        options,
+        async () => {
+          const replaced = replacedPayload(await onPayload(payload, model));
+          return replaced ?? payload;
+        },
+        reply,
+      );
     },
     stream(model, context, options) {
       return streams.streamSimple(model, context, options);
@@ -92,4 +158,53 @@ function replyLength(blocks: readonly MirrorBlock[]): number {
     else if (block.type === "thinking") length += block.thinking.length;
   }
   return length;
+}
+
+/**
+ * Hand the payload to `onPayload` and wait for it, as adapters do, then reply. The request's signal is
+ * checked after the hook: a hook that aborted it (a preview) gets an aborted reply and nothing is queued.
+ */
+function afterPayload(
+  model: Model<Api>,
+  options: SimpleStreamOptions,
+  handOver: () => Promise<MirrorPayload>,
+  reply: (
+    model: Model<Api>,
+    payload: MirrorPayload,
+    options: SimpleStreamOptions,
+  ) => AssistantMessageEventStream,
+): AssistantMessageEventStream {
+  const outer = createAssistantMessageEventStream();
+  const end = (stopReason: "aborted" | "error", errorMessage: string) => {
+    const message = {
+      role: "assistant" as const,
+      content: [],
+      api: model.api,
+      provider: model.provider,
+      model: model.id,
+      usage: zeroUsage(),
+      stopReason,
+      errorMessage,
+      timestamp: Date.now(),
+    };
+    outer.push({ type: "error", reason: stopReason, error: message });
+    outer.end(message);
+  };
+  void (async () => {
+    let payload: MirrorPayload;
+    try {
+      payload = await handOver();
+    } catch (error) {
+      end("error", `onPayload failed: ${(error as Error).message}`);
+      return;
+    }
+    if (options.signal?.aborted) {
+      end("aborted", "Request was aborted");
+      return;
+    }
+    const inner = reply(model, payload, options);
+    for await (const event of inner) outer.push(event);
+    outer.end(await inner.result());
+  })();
+  return outer;
 }
