@@ -2,15 +2,28 @@ import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
+import type { Api, Model } from "@earendil-works/pi-ai";
 import type { SessionResponse } from "../shared/api-types.ts";
 import { HttpError } from "../shared/http-error.ts";
-import { readBody, sendError, sendJson } from "./http-utils.ts";
+import { readBody, sendError, sendJson, sendRawJson } from "./http-utils.ts";
 import type { ModelRegistry } from "./model-registry.ts";
-import { describeAbort, proxyError, proxyEventStream, type ProxyErrorEvent } from "../shared/proxy-events.ts";
+import {
+  describeAbort,
+  isTerminal,
+  proxyError,
+  proxyEventStream,
+  type ProxyErrorEvent,
+} from "../shared/proxy-events.ts";
 import { SseWriter } from "./sse-writer.ts";
 import { checkToken, createOriginGuard } from "./request-guard.ts";
-import { parseStreamRequest } from "../shared/stream-request.ts";
+import { parseStreamRequest, type StreamRequest } from "../shared/stream-request.ts";
+import { captureJson, payloadResponseJson, type StoredPayload } from "../shared/payloads/captured-json.ts";
+import { capturePayload, missingPayloadReason } from "../shared/payloads/call-capture.ts";
+import { answerPayload, payloadRouteCallId, PREVIEW_PATH } from "../shared/payloads/payload-route.ts";
+import { DEFAULT_PAYLOAD_LIMITS, PayloadStore } from "../shared/payloads/payload-store.ts";
+import { previewPayload } from "../shared/payloads/preview.ts";
 import { describeUpstreamError } from "./upstream-errors.ts";
+import { payloadReplacer } from "./payload-redaction.ts";
 import { displayUrl } from "./redact.ts";
 
 export interface ApiOptions {
@@ -28,6 +41,12 @@ export interface ApiOptions {
   upstreamIdleTimeoutMs: number;
   /** Interval of SSE comment lines that keep idle connections open through proxies. */
   keepAliveMs: number;
+  /** Provider payloads kept for the page: per payload, all together (0: none), and for how long. */
+  maxPayloadCaptureBytes?: number;
+  maxPayloadStoreBytes?: number;
+  payloadTtlMs?: number;
+  /** The clock payloads age by (tests move it). */
+  now?: () => number;
   log: (line: string) => void;
 }
 
@@ -38,6 +57,9 @@ export const DEFAULT_LIMITS = {
   maxConcurrentStreams: 4,
   upstreamIdleTimeoutMs: 120_000,
   keepAliveMs: 15_000,
+  maxPayloadCaptureBytes: DEFAULT_PAYLOAD_LIMITS.maxPayloadBytes,
+  maxPayloadStoreBytes: DEFAULT_PAYLOAD_LIMITS.maxStoreBytes,
+  payloadTtlMs: DEFAULT_PAYLOAD_LIMITS.ttlMs,
 } as const;
 
 export function createToken(): string {
@@ -48,7 +70,19 @@ const ROUTES: Record<string, string> = {
   "/api/session": "GET",
   "/api/models": "GET",
   "/api/stream": "POST",
+  [PREVIEW_PATH]: "POST",
 };
+
+/** The route a path names: one of ROUTES, or a call's payload (`/api/calls/:callId/payload`, GET). */
+function routeOf(path: string): { method: string; callId?: string } | undefined {
+  const method = ROUTES[path];
+  if (method) return { method };
+  const callId = payloadRouteCallId(path);
+  return callId === undefined ? undefined : { method: "GET", callId };
+}
+
+/** Routes that read or spend what only the page's own origin (or the operator) may: they need the token. */
+const TOKEN_ROUTES = new Set(["/api/stream", PREVIEW_PATH]);
 
 /** How long a browser may reuse a preflight answer before asking again. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
@@ -84,10 +118,21 @@ export function apiPath(url: string | undefined): string | undefined {
 export function createApiHandler(options: ApiOptions): ApiHandler {
   let activeStreams = 0;
   const checkOrigin = createOriginGuard(options);
+  const payloads = new PayloadStore(
+    {
+      maxPayloadBytes: options.maxPayloadCaptureBytes ?? DEFAULT_LIMITS.maxPayloadCaptureBytes,
+      maxStoreBytes: options.maxPayloadStoreBytes ?? DEFAULT_LIMITS.maxPayloadStoreBytes,
+      ttlMs: options.payloadTtlMs ?? DEFAULT_LIMITS.payloadTtlMs,
+    },
+    options.now,
+  );
+  // Every payload that is kept or previewed is scrubbed by this one replacer.
+  const scrubPayload = payloadReplacer((text) => options.registry.redact(text));
 
   async function route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    const method = ROUTES[path];
-    if (!method) throw new HttpError(404, `No such API endpoint: ${path}`);
+    const target = routeOf(path);
+    if (!target) throw new HttpError(404, `No such API endpoint: ${path}`);
+    const { method, callId } = target;
     // Answers differ by Origin (CORS headers, refusals): no cache may hand one origin's answer to another.
     res.setHeader("Vary", "Origin");
     const access = checkOrigin(req);
@@ -105,7 +150,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     if (req.method !== method) throw new HttpError(405, `${path} accepts ${method} only.`, { Allow: method });
 
     // A page on a listed origin brings the token on every route: it cannot read it from /api/session.
-    if (crossOrigin !== undefined || path === "/api/stream") {
+    if (crossOrigin !== undefined || TOKEN_ROUTES.has(path) || callId !== undefined) {
       const unauthorized = checkToken(req, options.token, crossOrigin === undefined ? "session" : "operator");
       if (unauthorized) throw unauthorized;
     }
@@ -116,6 +161,17 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     }
     if (path === "/api/models") {
       sendJson(res, 200, await options.registry.list());
+      return;
+    }
+    if (callId !== undefined) {
+      const body = await answerPayload(payloads, callId, (provider, id) =>
+        options.registry.endpoint(provider, id),
+      );
+      sendRawJson(res, 200, body);
+      return;
+    }
+    if (path === PREVIEW_PATH) {
+      await preview(req, res);
       return;
     }
     if (activeStreams >= options.maxConcurrentStreams) {
@@ -133,7 +189,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     }
   }
 
-  async function stream(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function readRequest(req: IncomingMessage): Promise<{ request: StreamRequest; model: Model<Api> }> {
     const request = parseStreamRequest(await readBody(req, options.maxBodyBytes));
     const model = options.registry.resolve(request.provider, request.modelId);
     if (!model) {
@@ -142,6 +198,65 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
         `Unknown model: ${request.provider}/${request.modelId} is not served by this proxy.`,
       );
     }
+    return { request, model };
+  }
+
+  /** Why an upstream error happened, in the words the page shows (and without secrets). */
+  function describeFailure(model: Model<Api>, errorMessage: string | undefined): string {
+    return options.registry.redact(
+      describeUpstreamError(errorMessage, model.provider, displayUrl(model.baseUrl)),
+    );
+  }
+
+  /**
+   * `POST /api/preview`: the payload the provider would receive for this body, built by its real adapter
+   * and stopped before any request is made (see previewPayload). Nothing is kept.
+   */
+  async function preview(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { request, model } = await readRequest(req);
+    const endpoint = await options.registry.endpoint(model.provider, model.id);
+    const missing = await options.registry.missingCredentials(model.provider);
+    let payload: StoredPayload;
+    if (missing) {
+      payload = {
+        kept: "none",
+        bytes: 0,
+        reason: `no request can be built: ${options.registry.redact(missing)}`,
+      };
+    } else {
+      const gone = new AbortController();
+      res.on("close", () => gone.abort());
+      // An adapter that never builds its body (an auth refresh that hangs) is given up like a stalled upstream.
+      const timer = setTimeout(() => gone.abort(), options.upstreamIdleTimeoutMs);
+      try {
+        const result = await previewPayload(
+          (target, context, streamOptions) =>
+            options.registry.models.streamSimple(target, context, streamOptions),
+          model,
+          request.messages,
+          request.options,
+          gone.signal,
+        );
+        payload = result.built
+          ? captureJson(result.payload, payloads.limits.maxPayloadBytes, scrubPayload)
+          : {
+              kept: "none",
+              bytes: 0,
+              reason: `the provider failed before building its request: ${describeFailure(model, result.reply.errorMessage ?? result.reply.stopReason)}`,
+            };
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    sendRawJson(res, 200, payloadResponseJson(payload, endpoint));
+  }
+
+  async function stream(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { request, model } = await readRequest(req);
+    const { callId } = request;
+    const capture = callId
+      ? capturePayload(payloads, callId, { provider: model.provider, modelId: model.id }, scrubPayload)
+      : {};
 
     const upstream = new AbortController();
     // Provider SDKs attach several abort listeners per request; that is expected, not a leak.
@@ -159,13 +274,16 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     res.flushHeaders();
 
     const writer = new SseWriter(res);
-    // Every error text leaves through here, whatever produced it: scrub secrets once, at the exit.
-    const write = (event: ProxyAssistantMessageEvent): Promise<void> =>
-      writer.send(
+    // Every error text leaves through here, whatever produced it: scrub secrets once, at the exit. A call
+    // that ends without a payload says why, before its last event leaves (the page asks right after it).
+    const write = (event: ProxyAssistantMessageEvent): Promise<void> => {
+      const scrubbed =
         event.type === "error" && event.errorMessage !== undefined
           ? { ...event, errorMessage: options.registry.redact(event.errorMessage) }
-          : event,
-      );
+          : event;
+      if (callId && isTerminal(scrubbed)) payloads.settle(callId, missingPayloadReason(scrubbed));
+      return writer.send(scrubbed);
+    };
 
     const keepAlive = setInterval(() => writer.comment("keepalive"), options.keepAliveMs);
     let stalled = false;
@@ -187,6 +305,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     try {
       const missing = await options.registry.missingCredentials(model.provider);
       if (missing) {
+        if (callId) payloads.settle(callId, `no request was built: ${options.registry.redact(missing)}`);
         await write(proxyError(missing));
         return;
       }
@@ -194,7 +313,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       const events = options.registry.models.streamSimple(
         model,
         { messages: request.messages },
-        { ...request.options, signal: upstream.signal },
+        { ...request.options, ...capture, signal: upstream.signal },
       );
       const idle = `The provider sent nothing for ${Math.round(options.upstreamIdleTimeoutMs / 1000)} s, so the proxy gave up on it.`;
       const describe = (event: ProxyErrorEvent): ProxyErrorEvent =>
@@ -202,14 +321,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
           ? { ...event, reason: "error", errorMessage: idle }
           : event.reason === "aborted"
             ? describeAbort(event)
-            : {
-                ...event,
-                errorMessage: describeUpstreamError(
-                  event.errorMessage,
-                  model.provider,
-                  displayUrl(model.baseUrl),
-                ),
-              };
+            : { ...event, errorMessage: describeFailure(model, event.errorMessage) };
       for await (const proxyEvent of proxyEventStream(events, describe)) {
         armIdleTimer();
         await write(proxyEvent);

@@ -22,6 +22,10 @@ export interface ProxyConfig {
   maxBodyBytes: number;
   maxConcurrentStreams: number;
   upstreamIdleTimeoutMs: number;
+  /** Provider payloads kept for the page: each one's limit, all of them together (0: none kept), their age. */
+  maxPayloadCaptureBytes: number;
+  maxPayloadStoreBytes: number;
+  payloadTtlMs: number;
 }
 
 /** Read and check the environment; a bad value throws an Error whose message says what to fix. */
@@ -46,6 +50,14 @@ export function proxyConfig(env: ServerEnv): ProxyConfig {
     maxBodyBytes: positiveInt(env.MAX_BODY_BYTES) ?? DEFAULT_LIMITS.maxBodyBytes,
     maxConcurrentStreams: positiveInt(env.MAX_CONCURRENT_STREAMS) ?? DEFAULT_LIMITS.maxConcurrentStreams,
     upstreamIdleTimeoutMs: positiveInt(env.UPSTREAM_IDLE_TIMEOUT_MS) ?? DEFAULT_LIMITS.upstreamIdleTimeoutMs,
+    maxPayloadCaptureBytes:
+      positiveInt(env.MAX_PAYLOAD_CAPTURE_BYTES) ?? DEFAULT_LIMITS.maxPayloadCaptureBytes,
+    // 0 is a choice here: keep no payloads at all.
+    maxPayloadStoreBytes:
+      env.MAX_PAYLOAD_STORE_BYTES?.trim() === "0"
+        ? 0
+        : (positiveInt(env.MAX_PAYLOAD_STORE_BYTES) ?? DEFAULT_LIMITS.maxPayloadStoreBytes),
+    payloadTtlMs: positiveInt(env.PAYLOAD_TTL_MS) ?? DEFAULT_LIMITS.payloadTtlMs,
   };
 }
 
@@ -64,6 +76,9 @@ export function apiOptions(
     maxConcurrentStreams: config.maxConcurrentStreams,
     upstreamIdleTimeoutMs: config.upstreamIdleTimeoutMs,
     keepAliveMs: DEFAULT_LIMITS.keepAliveMs,
+    maxPayloadCaptureBytes: config.maxPayloadCaptureBytes,
+    maxPayloadStoreBytes: config.maxPayloadStoreBytes,
+    payloadTtlMs: config.payloadTtlMs,
     log,
   };
 }
