@@ -1,21 +1,16 @@
 import {
-  createAssistantMessageEventStream,
   createFauxCore,
   createProvider,
   fauxAssistantMessage,
   normalizeContext,
-  type Api,
-  type AssistantMessageEventStream,
   type FauxModelDefinition,
   type Message,
-  type Model,
   type Provider,
   type ProviderStreams,
   type SimpleStreamOptions,
 } from "@earendil-works/pi-ai";
 import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
 import { isObject } from "../is-object.ts";
-import { zeroUsage } from "../usage.ts";
 import { MIRROR_PROVIDER_ID } from "./mirror-id.ts";
 import { mirrorReply, type MirrorBlock } from "./mirror-reply.ts";
 const MIRROR_API = "mirror";
@@ -102,20 +97,6 @@ export function createMirrorProvider(): Provider {
   const fast = fauxCore(PACED_MODELS, LONG_REPLY_TOKENS_PER_SECOND);
   const instant = fauxCore(INSTANT_MODELS);
 
-  /** Reply to what the provider received; queued and started in one step (see above). */
-  const reply = (model: Model<Api>, payload: MirrorPayload, options: SimpleStreamOptions | undefined) => {
-    const turn = mirrorReply(payload.messages, {
-      thinking: model.reasoning && options?.reasoning !== undefined,
-    });
-    const core = INSTANT_MODELS.some((candidate) => candidate.id === model.id)
-      ? instant
-      : replyLength(turn.content) > LONG_REPLY_CHARS
-        ? fast
-        : paced;
-    core.appendResponses([() => fauxAssistantMessage(turn.content, { stopReason: turn.stopReason })]);
-    return core.streamSimple(model, normalizeContext({ messages: payload.messages }), options);
-  };
-
   const streams: ProviderStreams = {
     streamSimple(model, context, options) {
       // As a real adapter does before it builds its body: errored and aborted replies are dropped,
@@ -125,17 +106,24 @@ export function createMirrorProvider(): Provider {
         messages: transformMessages(context.messages, model),
         options: payloadOptions(options),
       };
+      const thinking = model.reasoning && options?.reasoning !== undefined;
+      const turn = mirrorReply(payload.messages, { thinking });
+      const core = INSTANT_MODELS.some((candidate) => candidate.id === model.id)
+        ? instant
+        : replyLength(turn.content) > LONG_REPLY_CHARS
+          ? fast
+          : paced;
       const onPayload = options?.onPayload;
-      if (!onPayload) return reply(model, payload, options);
-      return afterPayload(
-        model,
-        options,
+      core.appendResponses([
         async () => {
-          const replaced = replacedPayload(await onPayload(payload, model));
-          return replaced ?? payload;
+          // Handed over and awaited just before the reply "is requested", as adapters do; a hook that
+          // aborts the request's signal (a preview) stops it here: the faux stream then ends aborted.
+          const replaced = onPayload ? replacedPayload(await onPayload(payload, model)) : undefined;
+          const answer = replaced ? mirrorReply(replaced.messages, { thinking }) : turn;
+          return fauxAssistantMessage(answer.content, { stopReason: answer.stopReason });
         },
-        reply,
-      );
+      ]);
+      return core.streamSimple(model, normalizeContext({ messages: payload.messages }), options);
     },
     stream(model, context, options) {
       return streams.streamSimple(model, context, options);
@@ -158,53 +146,4 @@ function replyLength(blocks: readonly MirrorBlock[]): number {
     else if (block.type === "thinking") length += block.thinking.length;
   }
   return length;
-}
-
-/**
- * Hand the payload to `onPayload` and wait for it, as adapters do, then reply. The request's signal is
- * checked after the hook: a hook that aborted it (a preview) gets an aborted reply and nothing is queued.
- */
-function afterPayload(
-  model: Model<Api>,
-  options: SimpleStreamOptions,
-  handOver: () => Promise<MirrorPayload>,
-  reply: (
-    model: Model<Api>,
-    payload: MirrorPayload,
-    options: SimpleStreamOptions,
-  ) => AssistantMessageEventStream,
-): AssistantMessageEventStream {
-  const outer = createAssistantMessageEventStream();
-  const end = (stopReason: "aborted" | "error", errorMessage: string) => {
-    const message = {
-      role: "assistant" as const,
-      content: [],
-      api: model.api,
-      provider: model.provider,
-      model: model.id,
-      usage: zeroUsage(),
-      stopReason,
-      errorMessage,
-      timestamp: Date.now(),
-    };
-    outer.push({ type: "error", reason: stopReason, error: message });
-    outer.end(message);
-  };
-  void (async () => {
-    let payload: MirrorPayload;
-    try {
-      payload = await handOver();
-    } catch (error) {
-      end("error", `onPayload failed: ${(error as Error).message}`);
-      return;
-    }
-    if (options.signal?.aborted) {
-      end("aborted", "Request was aborted");
-      return;
-    }
-    const inner = reply(model, payload, options);
-    for await (const event of inner) outer.push(event);
-    outer.end(await inner.result());
-  })();
-  return outer;
 }
