@@ -1,19 +1,26 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Message } from "@earendil-works/pi-ai";
+import { captureJson } from "../src/shared/payloads/captured-json.ts";
 import { createApiHandler, DEFAULT_LIMITS } from "../src/server/api-handler.ts";
 import { createModelRegistry, type ModelRegistry } from "../src/server/model-registry.ts";
+import { payloadReplacer } from "../src/server/payload-redaction.ts";
+import { createRedactor } from "../src/server/redact.ts";
 import { LOOPBACK_HOSTNAMES } from "../src/server/request-guard.ts";
 
 /**
  * Proxy overhead: the same offline stream, once consumed in-process from pi-ai, once through
- * `/api/stream` on loopback and parsed line by line as `streamProxy` does. The unpaced mirror model makes
- * the stream as fast as it can be, so the difference is the proxy's own cost (JSON, HTTP, parsing).
+ * `/api/stream` on loopback and parsed line by line as `streamProxy` does, and once more with the call
+ * named (as the page names every call) so that its provider payload is captured. The unpaced mirror model
+ * makes the stream as fast as it can be, so the difference is the proxy's own cost (JSON, HTTP, parsing,
+ * and the capture).
  */
 export interface ProxyRun {
   events: number;
   inProcessMs: number;
   proxyMs: number;
+  /** The same request with its payload captured (`onPayload`, serialized, scrubbed, kept). */
+  captureMs: number;
 }
 
 const TOKEN = "bench-token";
@@ -39,11 +46,15 @@ async function inProcess(
   return { ms: performance.now() - started, events };
 }
 
-function throughProxy(port: number, messages: Message[]): Promise<{ ms: number; events: number }> {
+function throughProxy(
+  port: number,
+  messages: Message[],
+  callId?: string,
+): Promise<{ ms: number; events: number }> {
   const body = JSON.stringify({
     model: { provider: "mirror", id: "mirror-instant" },
     context: { messages },
-    options: {},
+    options: callId ? { metadata: { callId } } : {},
   });
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -79,9 +90,13 @@ function throughProxy(port: number, messages: Message[]): Promise<{ ms: number; 
 }
 
 export async function proxyOverhead(options: { events: number; runs: number }): Promise<ProxyRun[]> {
-  // A configured key, so that the cost of scrubbing every frame is part of the measurement.
+  // Configured keys, so that scrubbing every frame and every captured payload is part of the measurement.
   const registry = await createModelRegistry({
-    env: { LOCAL_OPENAI_API_KEY: "sk-bench-0123456789abcdef" },
+    env: {
+      LOCAL_OPENAI_API_KEY: "sk-bench-0123456789abcdef",
+      OPENAI_API_KEY: "sk-bench-not-a-real-key-0001",
+      ANTHROPIC_API_KEY: "sk-ant-bench-not-real-02",
+    },
     builtins: false,
   });
   const handler = createApiHandler({
@@ -102,13 +117,39 @@ export async function proxyOverhead(options: { events: number; runs: number }): 
     // One warm-up of each, so that JIT and connection setup are not measured.
     await inProcess(registry, messages);
     await throughProxy(port, messages);
+    await throughProxy(port, messages, "bench-call-warm-up");
     for (let run = 0; run < options.runs; run++) {
       const local = await inProcess(registry, messages);
       const remote = await throughProxy(port, messages);
-      runs.push({ events: remote.events, inProcessMs: local.ms, proxyMs: remote.ms });
+      const captured = await throughProxy(port, messages, `bench-call-${run.toString().padStart(4, "0")}`);
+      runs.push({ events: remote.events, inProcessMs: local.ms, proxyMs: remote.ms, captureMs: captured.ms });
     }
   } finally {
     server.close();
   }
   return runs;
+}
+
+/** The capture of one large request body on its own: serialized once, every string scrubbed. */
+export function captureCost(options: { bytes: number; runs: number }): number[] {
+  const replacer = payloadReplacer(
+    createRedactor({
+      OPENAI_API_KEY: "sk-bench-not-a-real-key-0001",
+      ANTHROPIC_API_KEY: "sk-ant-bench-not-real-02",
+    }),
+  );
+  // A long conversation: many messages of ordinary prose, as a real provider body carries them.
+  const message = (index: number) => ({
+    role: index % 2 ? "assistant" : "user",
+    content: "lorem ipsum ".repeat(80),
+  });
+  const count = Math.ceil(options.bytes / JSON.stringify(message(0)).length);
+  const payload = { model: "bench", messages: Array.from({ length: count }, (_, index) => message(index)) };
+  const samples: number[] = [];
+  for (let run = 0; run <= options.runs; run++) {
+    const started = performance.now();
+    captureJson(payload, 2 * 1024 * 1024, replacer);
+    if (run > 0) samples.push(performance.now() - started);
+  }
+  return samples;
 }

@@ -150,6 +150,26 @@ async function proxyBenchmarks() {
   console.log(
     `  proxy overhead at 1,000 events/s: ${(median(pacedShare) * 100).toFixed(2)}% of each event's time`,
   );
+
+  // The same with each call's provider payload captured, as every call from the page is.
+  const capturedPerEvent = runs.map((run) => ((run.captureMs - run.inProcessMs) / run.events) * 1000);
+  record("proxy, payload capture on: overhead per event", "unpaced", capturedPerEvent, "-", undefined, {
+    unit: "µs",
+  });
+  const capturedShare = capturedPerEvent.map((micros) => micros / 1000);
+  rows.push({
+    subject: "proxy, payload capture on: overhead vs a 1,000 events/s stream",
+    work: "per event",
+    unit: "ratio",
+    ...summarize(capturedShare),
+    baseline: "1 ms per event",
+    goal: "< 1%",
+  });
+  console.log(
+    `  proxy overhead at 1,000 events/s, payload capture on: ${(median(capturedShare) * 100).toFixed(2)}% of each event's time`,
+  );
+  const capture = module.captureCost({ bytes: 1024 * 1024, runs: RUNS * 3 });
+  record("payload capture (serialize + scrub)", "1 MB request body, once per call", capture, "-", undefined);
 }
 
 async function browserMicroBenchmarks(browser, baseURL) {

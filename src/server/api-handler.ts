@@ -5,10 +5,11 @@ import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
 import type { Api, Model } from "@earendil-works/pi-ai";
 import type { SessionResponse } from "../shared/api-types.ts";
 import { HttpError } from "../shared/http-error.ts";
-import { readBody, sendError, sendJson } from "./http-utils.ts";
+import { readBody, sendError, sendJson, sendRawJson } from "./http-utils.ts";
 import type { ModelRegistry } from "./model-registry.ts";
 import {
   describeAbort,
+  isTerminal,
   proxyError,
   proxyEventStream,
   sseFrame,
@@ -19,7 +20,13 @@ import { ReplyScrubber } from "./reply-scrubber.ts";
 import { SECURITY_HEADERS } from "./security-headers.ts";
 import { checkToken, createOriginGuard } from "./request-guard.ts";
 import { parseStreamRequest, type StreamRequest } from "../shared/stream-request.ts";
+import { captureJson, payloadResponseJson, type StoredPayload } from "../shared/payloads/captured-json.ts";
+import { capturePayload, missingPayloadReason } from "../shared/payloads/call-capture.ts";
+import { answerPayload, payloadRouteCallId, PREVIEW_PATH } from "../shared/payloads/payload-route.ts";
+import { DEFAULT_PAYLOAD_LIMITS, PayloadStore } from "../shared/payloads/payload-store.ts";
+import { previewPayload } from "../shared/payloads/preview.ts";
 import { describeUpstreamError } from "./upstream-errors.ts";
+import { payloadReplacer } from "./payload-redaction.ts";
 import { displayUrl } from "./redact.ts";
 
 export interface ApiOptions {
@@ -43,6 +50,12 @@ export interface ApiOptions {
   maxUnsentBytes: number;
   /** Interval of SSE comment lines that keep idle connections open through proxies. */
   keepAliveMs: number;
+  /** Provider payloads kept for the page: per payload, all together (0: none), and for how long. */
+  maxPayloadCaptureBytes?: number;
+  maxPayloadStoreBytes?: number;
+  payloadTtlMs?: number;
+  /** The clock payloads age by (tests move it). */
+  now?: () => number;
   log: (line: string) => void;
 }
 
@@ -56,6 +69,9 @@ export const DEFAULT_LIMITS = {
   clientReadTimeoutMs: 30_000,
   maxUnsentBytes: 4 * 1024 * 1024,
   keepAliveMs: 15_000,
+  maxPayloadCaptureBytes: DEFAULT_PAYLOAD_LIMITS.maxPayloadBytes,
+  maxPayloadStoreBytes: DEFAULT_PAYLOAD_LIMITS.maxStoreBytes,
+  payloadTtlMs: DEFAULT_PAYLOAD_LIMITS.ttlMs,
 } as const;
 
 export function createToken(): string {
@@ -66,7 +82,19 @@ const ROUTES: Record<string, string> = {
   "/api/session": "GET",
   "/api/models": "GET",
   "/api/stream": "POST",
+  [PREVIEW_PATH]: "POST",
 };
+
+/** The route a path names: one of ROUTES, or a call's payload (`/api/calls/:callId/payload`, GET). */
+function routeOf(path: string): { method: string; callId?: string } | undefined {
+  const method = ROUTES[path];
+  if (method) return { method };
+  const callId = payloadRouteCallId(path);
+  return callId === undefined ? undefined : { method: "GET", callId };
+}
+
+/** Routes that read or spend what only the page's own origin (or the operator) may: they need the token. */
+const TOKEN_ROUTES = new Set(["/api/stream", PREVIEW_PATH]);
 
 /** How long a browser may reuse a preflight answer before asking again. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
@@ -102,10 +130,21 @@ export function apiPath(url: string | undefined): string | undefined {
 export function createApiHandler(options: ApiOptions): ApiHandler {
   let activeStreams = 0;
   const checkOrigin = createOriginGuard(options);
+  const payloads = new PayloadStore(
+    {
+      maxPayloadBytes: options.maxPayloadCaptureBytes ?? DEFAULT_LIMITS.maxPayloadCaptureBytes,
+      maxStoreBytes: options.maxPayloadStoreBytes ?? DEFAULT_LIMITS.maxPayloadStoreBytes,
+      ttlMs: options.payloadTtlMs ?? DEFAULT_LIMITS.payloadTtlMs,
+    },
+    options.now,
+  );
+  // Every payload that is kept or previewed is scrubbed by this one replacer.
+  const scrubPayload = payloadReplacer(options.registry.redactor);
 
   async function route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    const method = ROUTES[path];
-    if (!method) throw new HttpError(404, `No such API endpoint: ${path}`);
+    const target = routeOf(path);
+    if (!target) throw new HttpError(404, `No such API endpoint: ${path}`);
+    const { method, callId } = target;
     // Answers differ by Origin (CORS headers, refusals): no cache may hand one origin's answer to another.
     res.setHeader("Vary", "Origin");
     const access = checkOrigin(req);
@@ -123,7 +162,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     if (req.method !== method) throw new HttpError(405, `${path} accepts ${method} only.`, { Allow: method });
 
     // A page on a listed origin brings the token on every route: it cannot read it from /api/session.
-    if (crossOrigin !== undefined || path === "/api/stream") {
+    if (crossOrigin !== undefined || TOKEN_ROUTES.has(path) || callId !== undefined) {
       const unauthorized = checkToken(req, options.token, crossOrigin === undefined ? "session" : "operator");
       if (unauthorized) throw unauthorized;
     }
@@ -136,15 +175,19 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       sendJson(res, 200, await options.registry.list(), {}, options.registry.redactor.serialized);
       return;
     }
-    // The body is read and checked before a stream slot is taken: slow uploads must not hold the slots.
-    const request = parseStreamRequest(await readBody(req, options.maxBodyBytes, options.bodyIdleTimeoutMs));
-    const model = options.registry.resolve(request.provider, request.modelId);
-    if (!model) {
-      throw new HttpError(
-        400,
-        `Unknown model: ${request.provider}/${request.modelId} is not served by this proxy.`,
+    if (callId !== undefined) {
+      const body = await answerPayload(payloads, callId, (provider, id) =>
+        options.registry.endpoint(provider, id),
       );
+      sendRawJson(res, 200, body);
+      return;
     }
+    if (path === PREVIEW_PATH) {
+      await preview(req, res);
+      return;
+    }
+    // The body is read and checked before a stream slot is taken: slow uploads must not hold the slots.
+    const { request, model } = await readRequest(req);
     if (activeStreams >= options.maxConcurrentStreams) {
       throw new HttpError(
         429,
@@ -160,7 +203,74 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     }
   }
 
+  async function readRequest(req: IncomingMessage): Promise<{ request: StreamRequest; model: Model<Api> }> {
+    const request = parseStreamRequest(await readBody(req, options.maxBodyBytes, options.bodyIdleTimeoutMs));
+    const model = options.registry.resolve(request.provider, request.modelId);
+    if (!model) {
+      throw new HttpError(
+        400,
+        `Unknown model: ${request.provider}/${request.modelId} is not served by this proxy.`,
+      );
+    }
+    return { request, model };
+  }
+
+  /** Why an upstream error happened, in the words the page shows (and without secrets). */
+  function describeFailure(model: Model<Api>, errorMessage: string | undefined): string {
+    return options.registry.redactor.text(
+      describeUpstreamError(errorMessage, model.provider, displayUrl(model.baseUrl)),
+    );
+  }
+
+  /**
+   * `POST /api/preview`: the payload the provider would receive for this body, built by its real adapter
+   * and stopped before any request is made (see previewPayload). Nothing is kept.
+   */
+  async function preview(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { request, model } = await readRequest(req);
+    const endpoint = await options.registry.endpoint(model.provider, model.id);
+    const missing = await options.registry.missingCredentials(model.provider);
+    let payload: StoredPayload;
+    if (missing) {
+      payload = {
+        kept: "none",
+        bytes: 0,
+        reason: `no request can be built: ${options.registry.redactor.text(missing)}`,
+      };
+    } else {
+      const gone = new AbortController();
+      res.on("close", () => gone.abort());
+      // An adapter that never builds its body (an auth refresh that hangs) is given up like a stalled upstream.
+      const timer = setTimeout(() => gone.abort(), options.upstreamIdleTimeoutMs);
+      try {
+        const result = await previewPayload(
+          (target, context, streamOptions) =>
+            options.registry.models.streamSimple(target, context, streamOptions),
+          model,
+          request.messages,
+          request.options,
+          gone.signal,
+        );
+        payload = result.built
+          ? captureJson(result.payload, payloads.limits.maxPayloadBytes, scrubPayload)
+          : {
+              kept: "none",
+              bytes: 0,
+              reason: `the provider failed before building its request: ${describeFailure(model, result.reply.errorMessage ?? result.reply.stopReason)}`,
+            };
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    sendRawJson(res, 200, payloadResponseJson(payload, endpoint));
+  }
+
   async function stream(res: ServerResponse, request: StreamRequest, model: Model<Api>): Promise<void> {
+    const { callId } = request;
+    const capture = callId
+      ? capturePayload(payloads, callId, { provider: model.provider, modelId: model.id }, scrubPayload)
+      : {};
+
     const upstream = new AbortController();
     // Provider SDKs attach several abort listeners per request; that is expected, not a leak.
     setMaxListeners(50, upstream.signal);
@@ -196,6 +306,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
         event.type === "error" && event.errorMessage !== undefined
           ? { ...event, errorMessage: redactor.text(event.errorMessage) }
           : event;
+      if (callId && isTerminal(scrubbed)) payloads.settle(callId, missingPayloadReason(scrubbed));
       let turn: Promise<void> | undefined;
       for (const out of scrubber.scrub(scrubbed))
         turn = writer.write(redactor.serialized(sseFrame(out))) ?? turn;
@@ -220,6 +331,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     try {
       const missing = await options.registry.missingCredentials(model.provider);
       if (missing) {
+        if (callId)
+          payloads.settle(callId, `no request was built: ${options.registry.redactor.text(missing)}`);
         await write(proxyError(missing));
         return;
       }
@@ -227,7 +340,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       const events = options.registry.models.streamSimple(
         model,
         { messages: request.messages },
-        { ...request.options, signal: upstream.signal },
+        { ...request.options, ...capture, signal: upstream.signal },
       );
       const idle = `The provider sent nothing for ${Math.round(options.upstreamIdleTimeoutMs / 1000)} s, so the proxy gave up on it.`;
       const describe = (event: ProxyErrorEvent): ProxyErrorEvent =>
@@ -235,14 +348,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
           ? { ...event, reason: "error", errorMessage: idle }
           : event.reason === "aborted"
             ? describeAbort(event)
-            : {
-                ...event,
-                errorMessage: describeUpstreamError(
-                  event.errorMessage,
-                  model.provider,
-                  displayUrl(model.baseUrl),
-                ),
-              };
+            : { ...event, errorMessage: describeFailure(model, event.errorMessage) };
       for await (const proxyEvent of proxyEventStream(events, describe)) {
         armIdleTimer();
         const turn = write(proxyEvent);

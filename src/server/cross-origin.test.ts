@@ -105,11 +105,51 @@ describe("a page on a listed origin", () => {
     expect(JSON.stringify(fixture.requests)).not.toContain(TOKEN);
   });
 
+  it("reads a call's payload and previews the next, with CORS for its origin and a preflight per route", async () => {
+    const callId = "cross-origin-call-1";
+    await send("/api/stream", {
+      method: "POST",
+      headers: fromPage({ "Content-Type": "application/json" }),
+      body: JSON.stringify({
+        ...JSON.parse(streamBody("local", "fixture-tools")),
+        options: { metadata: { callId } },
+      }),
+    });
+    const path = `/api/calls/${callId}/payload`;
+    const preflight = await send(path, {
+      method: "OPTIONS",
+      headers: {
+        Origin: PAGE,
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "authorization",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers["access-control-allow-methods"]).toBe("GET");
+    const kept = await send(path, { headers: fromPage() });
+    expect(kept.status).toBe(200);
+    expect(kept.headers["access-control-allow-origin"]).toBe(PAGE);
+    expect(JSON.parse(kept.body).payload.value).toEqual(fixture.requests[0]?.body);
+    expect(kept.body).not.toContain(KEY);
+    expect((await send(path, { headers: { Origin: PAGE } })).status).toBe(401);
+
+    const preview = await send("/api/preview", {
+      method: "POST",
+      headers: fromPage({ "Content-Type": "application/json" }),
+      body: streamBody("local", "fixture-tools"),
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.headers["access-control-allow-origin"]).toBe(PAGE);
+    expect(fixture.requests).toHaveLength(1);
+  });
+
   it("needs the token on every route, and can read why it was refused", async () => {
     for (const [path, method] of [
       ["/api/session", "GET"],
       ["/api/models", "GET"],
       ["/api/stream", "POST"],
+      ["/api/preview", "POST"],
+      ["/api/calls/some-call-id-1/payload", "GET"],
     ] as const) {
       const reply = await send(path, {
         method,

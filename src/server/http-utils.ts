@@ -30,6 +30,21 @@ export function sendJson(
   res.end(payload);
 }
 
+/** JSON already written as text (a kept payload is served as it was serialized, never parsed again). */
+export function sendRawJson(res: ServerResponse, status: number, json: string): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(json),
+    "Cache-Control": "no-store",
+  });
+  res.end(json);
+}
+
 export function sendError(
   res: ServerResponse,
   error: HttpError,

@@ -1,25 +1,32 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
+import type { Message } from "@earendil-works/pi-ai";
+import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PayloadResponse } from "../shared/api-types.ts";
+import { countOf } from "../shared/count-of.ts";
+import { zeroUsage } from "../shared/usage.ts";
 import { DEMO_TOOL_NAMES } from "../shared/demo-tool-names.ts";
 import { MirrorApi } from "../shared/mirror/mirror-api.ts";
 import { createApiHandler, DEFAULT_LIMITS } from "./api-handler.ts";
-import { createModelRegistry } from "./model-registry.ts";
+import { createModelRegistry, type ModelRegistry } from "./model-registry.ts";
 import { LOOPBACK_HOSTNAMES } from "./request-guard.ts";
 
 /**
  * Without a server the page answers the offline models itself (MirrorApi). The experience must be the
- * same: for the same request, the proxy and the in-page API send the same events, and list the same models.
+ * same: for the same request, the proxy and the in-page API send the same events, keep the same payload,
+ * preview the same, and list the same models.
  */
 
 const TOKEN = "parity-token-0123456789";
 let server: Server;
 let port: number;
+let registry: ModelRegistry;
 const inPage = new MirrorApi({ describeUnknownModel: () => "unknown" });
 
 beforeAll(async () => {
-  const registry = await createModelRegistry({ env: {}, builtins: false });
+  registry = await createModelRegistry({ env: {}, builtins: false });
   const handler = createApiHandler({
     registry,
     token: TOKEN,
@@ -34,14 +41,18 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
-function viaProxy(path: string, body?: string): Promise<string> {
+function viaProxy(
+  path: string,
+  body?: string,
+  method = body === undefined ? "GET" : "POST",
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
         host: "127.0.0.1",
         port,
         path,
-        method: body === undefined ? "GET" : "POST",
+        method,
         headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
       },
       (res) => {
@@ -105,8 +116,21 @@ const toolTurn = [
   },
 ];
 
+/** A reply the person stopped: pi-ai's provider transform drops it, so the mirror must not count it. */
+const stopped = {
+  role: "assistant",
+  content: [{ type: "text", text: "I received 2 mess" }],
+  api: "mirror",
+  provider: "mirror",
+  model: "mirror-instant",
+  usage: zeroUsage(),
+  stopReason: "aborted",
+  timestamp: 2,
+};
+
 const CASES: [string, string, unknown[], Record<string, unknown>][] = [
   ["a plain question", "mirror-instant", [system, user("hello there")], {}],
+  ["a retry after a stopped reply", "mirror-instant", [system, user("hello there"), stopped], {}],
   ["a tool call", "mirror-instant", [system, user("what time is it, and 2 + 3?")], {}],
   ["tool results", "mirror-instant", toolTurn, {}],
   ["show context", "mirror-instant", [system, user("show context")], {}],
@@ -114,16 +138,44 @@ const CASES: [string, string, unknown[], Record<string, unknown>][] = [
 ];
 
 describe("the offline models with and without a server", () => {
-  it.each(CASES)("stream the same events for %s", async (_name, id, messages, options) => {
-    const body = JSON.stringify({ model: { provider: "mirror", id }, context: { messages }, options });
-    const [proxied, local] = await Promise.all([
-      viaProxy("/api/stream", body).then(dataLines),
-      inPageEvents(body),
-    ]);
-    expect(proxied.length).toBeGreaterThan(3);
-    expect(proxied.at(-1)?.type).toBe("done");
-    expect(local).toEqual(proxied);
-  });
+  it.each(CASES)(
+    "stream the same events for %s, and keep the same payload",
+    async (name, id, messages, options) => {
+      const callId = `parity-${name.replaceAll(" ", "-")}`;
+      const body = JSON.stringify({
+        model: { provider: "mirror", id },
+        context: { messages },
+        options: { ...options, metadata: { callId } },
+      });
+      const [proxied, local] = await Promise.all([
+        viaProxy("/api/stream", body).then(dataLines),
+        inPageEvents(body),
+      ]);
+      expect(proxied.length).toBeGreaterThan(3);
+      expect(proxied.at(-1)?.type).toBe("done");
+      expect(local).toEqual(proxied);
+
+      const proxiedPayload = JSON.parse(await viaProxy(`/api/calls/${callId}/payload`)) as PayloadResponse;
+      expect(proxiedPayload.payload.kept).toBe("all");
+      expect(JSON.parse(await inPage.payload(callId))).toEqual(proxiedPayload);
+      // The payload is what the mirror answered from: pi-ai's transform of what was sent.
+      const model = registry.resolve("mirror", id);
+      if (!model) throw new Error(`no mirror model ${id}`);
+      const transformed = transformMessages(messages as Message[], model);
+      expect(proxiedPayload.payload.kept === "all" && proxiedPayload.payload.value).toMatchObject({
+        model: id,
+        messages: transformed,
+      });
+      const text = proxied.map((event) => (event.type === "text_delta" ? event.delta : "")).join("");
+      expect(text).toContain(`I received ${countOf(transformed.length, "message")}: `);
+
+      const preview = JSON.stringify({ model: { provider: "mirror", id }, context: { messages }, options });
+      expect(JSON.parse(await viaProxy("/api/preview", preview))).toEqual(
+        JSON.parse(await inPage.preview(preview)),
+      );
+      expect(JSON.parse(await inPage.preview(preview))).toEqual(proxiedPayload);
+    },
+  );
 
   it("are listed the same", async () => {
     const listed = JSON.parse(await viaProxy("/api/models")) as { models: { provider: string }[] };

@@ -8,9 +8,11 @@ import {
   type Provider,
 } from "@earendil-works/pi-ai";
 import { openAICompletionsApi } from "@earendil-works/pi-ai/api/openai-completions.lazy";
-import type { ModelsResponse } from "../shared/api-types.ts";
+import type { ModelsResponse, ProviderEndpoint } from "../shared/api-types.ts";
+import { MIRROR_PROVIDER_ID } from "../shared/mirror/mirror-id.ts";
 import { createMirrorProvider } from "../shared/mirror/mirror-provider.ts";
 import { availableModelInfos, LOCAL_PROVIDER_ID } from "../shared/model-info.ts";
+import { describeEndpoint } from "./provider-endpoint.ts";
 import { createRedactor, displayUrl, type Redactor } from "./redact.ts";
 
 export type ServerEnv = Readonly<Record<string, string | undefined>>;
@@ -38,7 +40,12 @@ export interface ModelRegistry {
   missingCredentials(provider: string): Promise<string | undefined>;
   /** Scrubs secrets from anything about to leave the server. */
   readonly redactor: Redactor;
+  /** Where a model's provider takes requests, its key as `$VARIABLE`; undefined offline or when unknown. */
+  endpoint(provider: string, id: string): Promise<ProviderEndpoint | undefined>;
 }
+
+/** An auth source that names an environment variable, as pi-ai reports keys read from the environment. */
+const VARIABLE_NAME = /^[A-Z][A-Z0-9_]*$/;
 
 const LOCAL_REFRESH_INTERVAL_MS = 15_000;
 
@@ -110,7 +117,19 @@ export async function createModelRegistry(options: RegistryOptions): Promise<Mod
         ? `${variable} is not set on the server: start it with ${variable}=... to use ${provider} models.`
         : `The server has no credentials for provider "${provider}": set its API key in the server's environment.`;
     },
+    async endpoint(provider, id) {
+      const model = models.getModel(provider, id);
+      if (!model || model.provider === MIRROR_PROVIDER_ID) return undefined;
+      return describeEndpoint(model, await keyVariable(provider), (text) => redactor.text(text));
+    },
   };
+
+  /** The variable a provider's key comes from: the local server's own, or the one pi-ai read. */
+  async function keyVariable(provider: string): Promise<string | undefined> {
+    if (provider === LOCAL_PROVIDER_ID) return local?.apiKey ? "LOCAL_OPENAI_API_KEY" : undefined;
+    const source = (await models.checkAuth(provider, { signal: manyListeners() }))?.source;
+    return source !== undefined && VARIABLE_NAME.test(source) ? source : KEY_VARIABLES[provider];
+  }
   await refreshLocal();
   return registry;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { accessLines, allowedHostnames, listenAddress, proxyConfig } from "./proxy-config.ts";
+import { createModelRegistry } from "./model-registry.ts";
+import { accessLines, allowedHostnames, apiOptions, listenAddress, proxyConfig } from "./proxy-config.ts";
 import { parseAllowedOrigins } from "./request-guard.ts";
 
 describe("where the server listens", () => {
@@ -81,6 +82,36 @@ describe("the proxy's token", () => {
     expect(proxyConfig({ MAX_BODY_BYTES: "1000", MAX_CONCURRENT_STREAMS: "-1" })).toMatchObject({
       maxBodyBytes: 1000,
       maxConcurrentStreams: 4,
+    });
+  });
+
+  it("keeps provider payloads up to 2 MB each, 64 MB in all, for 10 minutes, unless told otherwise", async () => {
+    expect(proxyConfig({})).toMatchObject({
+      maxPayloadCaptureBytes: 2 * 1024 * 1024,
+      maxPayloadStoreBytes: 64 * 1024 * 1024,
+      payloadTtlMs: 600_000,
+    });
+    const chosen = proxyConfig({
+      MAX_PAYLOAD_CAPTURE_BYTES: "4096",
+      MAX_PAYLOAD_STORE_BYTES: "65536",
+      PAYLOAD_TTL_MS: "1000",
+    });
+    expect(chosen).toMatchObject({
+      maxPayloadCaptureBytes: 4096,
+      maxPayloadStoreBytes: 65536,
+      payloadTtlMs: 1000,
+    });
+    const registry = await createModelRegistry({ env: {}, builtins: false });
+    expect(apiOptions(chosen, registry, () => undefined)).toMatchObject({
+      maxPayloadCaptureBytes: 4096,
+      maxPayloadStoreBytes: 65536,
+      payloadTtlMs: 1000,
+    });
+    // 0 turns keeping off; any other non-positive value keeps the default.
+    expect(proxyConfig({ MAX_PAYLOAD_STORE_BYTES: "0" }).maxPayloadStoreBytes).toBe(0);
+    expect(proxyConfig({ MAX_PAYLOAD_CAPTURE_BYTES: "0", PAYLOAD_TTL_MS: "-5" })).toMatchObject({
+      maxPayloadCaptureBytes: 2 * 1024 * 1024,
+      payloadTtlMs: 600_000,
     });
   });
 });

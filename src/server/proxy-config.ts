@@ -25,6 +25,10 @@ export interface ProxyConfig {
   bodyIdleTimeoutMs: number;
   clientReadTimeoutMs: number;
   maxUnsentBytes: number;
+  /** Provider payloads kept for the page: each one's limit, all of them together (0: none kept), their age. */
+  maxPayloadCaptureBytes: number;
+  maxPayloadStoreBytes: number;
+  payloadTtlMs: number;
 }
 
 /** Read and check the environment; a bad value throws an Error whose message says what to fix. */
@@ -52,6 +56,14 @@ export function proxyConfig(env: ServerEnv): ProxyConfig {
     bodyIdleTimeoutMs: positiveInt(env.BODY_IDLE_TIMEOUT_MS) ?? DEFAULT_LIMITS.bodyIdleTimeoutMs,
     clientReadTimeoutMs: positiveInt(env.CLIENT_READ_TIMEOUT_MS) ?? DEFAULT_LIMITS.clientReadTimeoutMs,
     maxUnsentBytes: positiveInt(env.MAX_UNSENT_BYTES) ?? DEFAULT_LIMITS.maxUnsentBytes,
+    maxPayloadCaptureBytes:
+      positiveInt(env.MAX_PAYLOAD_CAPTURE_BYTES) ?? DEFAULT_LIMITS.maxPayloadCaptureBytes,
+    // 0 is a choice here: keep no payloads at all.
+    maxPayloadStoreBytes:
+      env.MAX_PAYLOAD_STORE_BYTES?.trim() === "0"
+        ? 0
+        : (positiveInt(env.MAX_PAYLOAD_STORE_BYTES) ?? DEFAULT_LIMITS.maxPayloadStoreBytes),
+    payloadTtlMs: positiveInt(env.PAYLOAD_TTL_MS) ?? DEFAULT_LIMITS.payloadTtlMs,
   };
 }
 
@@ -73,6 +85,9 @@ export function apiOptions(
     clientReadTimeoutMs: config.clientReadTimeoutMs,
     maxUnsentBytes: config.maxUnsentBytes,
     keepAliveMs: DEFAULT_LIMITS.keepAliveMs,
+    maxPayloadCaptureBytes: config.maxPayloadCaptureBytes,
+    maxPayloadStoreBytes: config.maxPayloadStoreBytes,
+    payloadTtlMs: config.payloadTtlMs,
     log,
   };
 }

@@ -40,3 +40,25 @@ export interface SessionResponse {
 export interface ApiErrorBody {
   error: string;
 }
+
+/** A part of a call kept as it was, or cut at a size limit (the first bytes of its JSON are kept as text). */
+export type Captured<T> =
+  | { kept: "all"; value: T; bytes: number }
+  | { kept: "truncated"; text: string; bytes: number }
+  | { kept: "none"; bytes: number; reason: string };
+
+/** Where a provider takes requests, as the proxy reports it: credentials are never part of it. */
+export interface ProviderEndpoint {
+  url: string;
+  /** Header name → value, secrets as `$ENV_VAR` placeholders. */
+  headers: Record<string, string>;
+}
+
+/**
+ * `GET /api/calls/:callId/payload` and `POST /api/preview`: the request body the provider adapter built
+ * (secrets scrubbed), and where that provider takes it, when it is a network service with a known address.
+ */
+export interface PayloadResponse {
+  payload: Captured<unknown>;
+  endpoint?: ProviderEndpoint;
+}

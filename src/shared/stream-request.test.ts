@@ -64,4 +64,26 @@ describe("parseStreamRequest", () => {
     });
     expect(() => parseStreamRequest(body)).toThrow(/context\.messages\[1\]/);
   });
+
+  it("reads the call id from the metadata and keeps the metadata out of the options", () => {
+    const request = parseStreamRequest(
+      JSON.stringify({
+        ...valid,
+        options: { temperature: 0.2, metadata: { callId: "0b6f2c1e-5d4a-4f43", user_id: "someone" } },
+      }),
+    );
+    expect(request.callId).toBe("0b6f2c1e-5d4a-4f43");
+    expect(request.options).toEqual({ temperature: 0.2 });
+    expect(parseStreamRequest(JSON.stringify(valid)).callId).toBeUndefined();
+  });
+
+  it.each([
+    ["a number", 42, /must be a string/],
+    ["a path", "../../etc/passwd", /must be 8 to 128 letters, digits/],
+    ["too short", "abc", /must be 8 to 128/],
+  ])("refuses a call id that is %s with 400", (_name, callId, message) => {
+    const body = JSON.stringify({ ...valid, options: { metadata: { callId } } });
+    expect(statusOf(() => parseStreamRequest(body))).toBe(400);
+    expect(() => parseStreamRequest(body)).toThrow(message);
+  });
 });

@@ -2,6 +2,7 @@ import type { Message, SimpleStreamOptions } from "@earendil-works/pi-ai";
 import { HttpError } from "./http-error.ts";
 import { isObject } from "./is-object.ts";
 import { THINKING_LEVELS } from "./enums.ts";
+import { checkCallId } from "./payloads/payload-route.ts";
 
 /** A `/api/stream` body after validation: the model is only a reference, options only what we allow. */
 export interface StreamRequest {
@@ -12,6 +13,11 @@ export interface StreamRequest {
     SimpleStreamOptions,
     "temperature" | "maxTokens" | "reasoning" | "sessionId" | "cacheRetention" | "thinkingBudgets"
   >;
+  /**
+   * The page's name for this call (`options.metadata.callId`), under which the provider payload is kept.
+   * The metadata itself is never part of `options`: nothing of it reaches a provider.
+   */
+  callId?: string;
 }
 
 const ROLES = new Set(["system", "user", "assistant", "toolResult"]);
@@ -48,7 +54,23 @@ export function parseStreamRequest(raw: string): StreamRequest {
   }
   const messages = context.messages.map((message, index) => checkMessage(message, index));
 
-  return { provider: model.provider, modelId: model.id, messages, options: parseOptions(body.options) };
+  const callId = parseCallId(body.options);
+  return {
+    provider: model.provider,
+    modelId: model.id,
+    messages,
+    options: parseOptions(body.options),
+    ...(callId === undefined ? {} : { callId }),
+  };
+}
+
+function parseCallId(options: unknown): string | undefined {
+  if (!isObject(options) || !isObject(options.metadata)) return undefined;
+  const callId = options.metadata.callId;
+  if (callId === undefined) return undefined;
+  if (typeof callId !== "string")
+    throw new HttpError(400, 'Field "options.metadata.callId" must be a string.');
+  return checkCallId(callId, 'Field "options.metadata.callId"');
 }
 
 function checkMessage(message: unknown, index: number): Message {

@@ -192,6 +192,7 @@ export class ChatSession {
       store: deps.store,
       sessionId: meta.id,
       keptBytes: () => this.#meta.callBytes ?? 0,
+      fetchPayload: (callId) => deps.router.payload?.(callId),
       recorded: (call, next) => {
         this.calls.added(call);
         this.#metaStored(next, { broadcast: "meta" });

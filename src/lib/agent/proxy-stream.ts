@@ -6,6 +6,7 @@ import {
   type Message,
   type Model,
 } from "@earendil-works/pi-ai";
+import type { PayloadResponse } from "../../shared/api-types.ts";
 import { zeroUsage } from "../../shared/usage.ts";
 import { withFetch } from "./scoped-fetch.ts";
 
@@ -50,10 +51,23 @@ export interface StreamRoute {
   transport?: typeof fetch;
   /** How the reply ended: a refused token or a proxy that went away changes where the next one goes. */
   settled(message: AssistantMessage): void;
+  /** The request left under this call id: whoever answers it keeps its provider payload. */
+  sent?(callId: string): void;
+}
+
+/** A request to preview: what the stream function would send for the next call (`/api/stream`'s body). */
+export interface PreviewRequest {
+  model: Pick<Model<Api>, "provider" | "id">;
+  context: { messages: readonly Message[] };
+  options?: Record<string, unknown>;
 }
 
 export interface StreamRouter {
   route(model: Model<Api>): Promise<StreamRoute>;
+  /** The provider payload of a call this router sent, from whichever proxy (or the page) answered it. */
+  payload?(callId: string): Promise<PayloadResponse>;
+  /** The payload the provider would receive for this request now; nothing is sent to it. */
+  preview?(request: PreviewRequest): Promise<PayloadResponse>;
 }
 
 export interface ProxyStreamOptions {
@@ -86,6 +100,7 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
       inPage: route.transport !== undefined,
       at: Date.now(),
     });
+    if (callId) route.sent?.(callId);
     // The call's id rides in the metadata, which the proxy reads and never forwards to a provider.
     const metadata = callId ? { ...streamOptions?.metadata, callId } : streamOptions?.metadata;
     const send = () =>

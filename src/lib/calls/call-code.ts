@@ -1,12 +1,7 @@
 import type { Message } from "@earendil-works/pi-ai";
-import type { CallRecord } from "../storage/records.ts";
+import type { CallRecord, ProviderEndpoint } from "../storage/records.ts";
 
-/** Where a provider takes requests, as the proxy reported it: credentials are never part of it. */
-export interface ProviderEndpoint {
-  url: string;
-  /** Header name → value, secrets as `$ENV_VAR` placeholders. */
-  headers: Record<string, string>;
-}
+export type { ProviderEndpoint };
 
 export interface CallCode {
   curl: string;

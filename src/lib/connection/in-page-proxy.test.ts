@@ -101,4 +101,48 @@ describe("the in-page proxy's other routes", () => {
     expect(await wrong.json()).toEqual({ error: "/api/stream accepts POST only." });
     expect((await proxy.fetch(`${IN_PAGE}/api/nothing`)).status).toBe(404);
   });
+
+  it("keeps the payload of the call pi's streamProxy named in its metadata, and previews the next", async () => {
+    const callId = "in-page-proxy-call-1";
+    await withFetch(proxy.fetch, () =>
+      streamProxy(
+        model("mirror", "mirror-instant"),
+        normalizeContext({ messages: [system, user("hello")] }),
+        {
+          proxyUrl: IN_PAGE,
+          authToken: "",
+          metadata: { callId },
+        },
+      ),
+    ).result();
+    const kept = await proxy.fetch(`${IN_PAGE}/api/calls/${callId}/payload`);
+    expect(kept.status).toBe(200);
+    const body = (await kept.json()) as { payload: { kept: string; value: unknown } };
+    expect(body.payload).toMatchObject({
+      kept: "all",
+      value: { model: "mirror-instant", messages: [system, user("hello")], options: {} },
+    });
+
+    const preview = await proxy.fetch(`${IN_PAGE}/api/preview`, {
+      method: "POST",
+      body: JSON.stringify({
+        model: { provider: "mirror", id: "mirror-instant" },
+        context: { messages: [system, user("hello")] },
+      }),
+    });
+    expect(await preview.json()).toEqual(body);
+  });
+
+  it("answers payload routes with the proxy's statuses", async () => {
+    const unknown = await proxy.fetch(`${IN_PAGE}/api/calls/never-sent-call/payload`);
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: string }).error).toMatch(
+      /^No payload is kept for call never-sent-call/,
+    );
+    expect((await proxy.fetch(`${IN_PAGE}/api/calls/bad/payload`)).status).toBe(400);
+    expect(
+      (await proxy.fetch(`${IN_PAGE}/api/calls/never-sent-call/payload`, { method: "POST" })).status,
+    ).toBe(405);
+    expect((await proxy.fetch(`${IN_PAGE}/api/preview`)).status).toBe(405);
+  });
 });

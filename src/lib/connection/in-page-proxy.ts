@@ -1,6 +1,7 @@
 import type { ApiErrorBody } from "../../shared/api-types.ts";
 import { HttpError } from "../../shared/http-error.ts";
 import { MirrorApi } from "../../shared/mirror/mirror-api.ts";
+import { payloadRouteCallId, PREVIEW_PATH } from "../../shared/payloads/payload-route.ts";
 import { sseFrame } from "../../shared/proxy-events.ts";
 
 /**
@@ -12,7 +13,11 @@ export interface InPageProxy {
   fetch: typeof fetch;
 }
 
-const ROUTES: Record<string, string> = { "/api/models": "GET", "/api/stream": "POST" };
+const ROUTES: Record<string, string> = {
+  "/api/models": "GET",
+  "/api/stream": "POST",
+  [PREVIEW_PATH]: "POST",
+};
 
 /** What a request for a real model gets when no proxy is connected. */
 function describeUnknownModel(provider: string, id: string): string {
@@ -26,17 +31,20 @@ export function createInPageProxy(): InPageProxy {
     const request = input instanceof Request ? input : undefined;
     // Only the path matters: the request may name the in-page address or a proxy that went away.
     const url = new URL(request?.url ?? String(input), "http://in-page.invalid");
-    const path = Object.keys(ROUTES).find((route) => url.pathname.endsWith(route));
     const method = (init.method ?? request?.method ?? "GET").toUpperCase();
     const signal = init.signal ?? request?.signal ?? undefined;
     signal?.throwIfAborted();
     try {
+      const callId = payloadRouteCallId(url.pathname);
+      const path = callId ? url.pathname : Object.keys(ROUTES).find((route) => url.pathname.endsWith(route));
       if (!path) throw new HttpError(404, `No such API endpoint: ${url.pathname}`);
-      const expected = ROUTES[path];
+      const expected = callId ? "GET" : ROUTES[path];
       if (method !== expected) throw new HttpError(405, `${path} accepts ${expected} only.`);
+      if (callId) return jsonText(200, await api.payload(callId));
       if (path === "/api/models") return json(200, await api.listModels());
       const body =
         typeof init.body === "string" ? init.body : await new Response(init.body ?? request?.body).text();
+      if (path === PREVIEW_PATH) return jsonText(200, await api.preview(body, signal));
       return streamResponse(body, signal);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
@@ -80,7 +88,12 @@ export function createInPageProxy(): InPageProxy {
 }
 
 function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonText(status, JSON.stringify(body));
+}
+
+/** JSON already written: the payload routes write theirs around the payload as it was kept. */
+function jsonText(status: number, text: string): Response {
+  return new Response(text, {
     status,
     headers: { "Content-Type": "application/json; charset=utf-8" },
   });

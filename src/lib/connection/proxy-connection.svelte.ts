@@ -1,7 +1,7 @@
 import type { Api, AssistantMessage, Model } from "@earendil-works/pi-ai";
-import type { ModelsResponse } from "../../shared/api-types.ts";
+import type { ApiErrorBody, ModelsResponse, PayloadResponse } from "../../shared/api-types.ts";
 import { MIRROR_PROVIDER_ID } from "../../shared/mirror/mirror-id.ts";
-import type { StreamRoute, StreamRouter } from "../agent/proxy-stream.ts";
+import type { PreviewRequest, StreamRoute, StreamRouter } from "../agent/proxy-stream.ts";
 import type { InPageProxy } from "./in-page-proxy.ts";
 import { lostProblem, probeOwnServer, type ConnectionProblem, type ProbeResult } from "./probe.ts";
 import {
@@ -35,6 +35,12 @@ export interface ConnectionOptions {
   loadRemote?: () => Promise<RemoteModule>;
 }
 
+/** Calls whose proxy is remembered, so their payloads are asked of it; the oldest are forgotten first. */
+const SERVED_CALLS_KEPT = 500;
+
+/** Where a call went: a proxy and the token it took then, or the page itself. */
+type Served = { endpoint: Endpoint; token: string } | { endpoint: undefined };
+
 /** Texts of failed replies that mean the proxy itself went away, as browsers and `streamProxy` word them. */
 const PROXY_GONE =
   /Failed to fetch|NetworkError|Load failed|network error|Connection closed by proxy server/i;
@@ -59,6 +65,8 @@ export class ProxyConnection implements StreamRouter {
   #checkId = 0;
   #rechecking: Promise<void> | undefined;
   readonly #listeners: (() => unknown)[] = [];
+  // Not state: nothing renders it; it only routes payload requests.
+  readonly #served = new Map<string, Served>();
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
@@ -151,15 +159,83 @@ export class ProxyConnection implements StreamRouter {
         authToken: "",
         transport: inPage.fetch,
         settled: () => undefined,
+        sent: (callId) => this.#remember(callId, { endpoint: undefined }),
       };
     }
+    const token = this.#token;
     return {
       proxyUrl: endpoint.url,
-      authToken: this.#token,
+      authToken: token,
       // The offline models keep answering when the proxy is gone: in the page, for this very request.
       transport: model.provider === MIRROR_PROVIDER_ID ? this.#withInPageFallback(endpoint) : undefined,
       settled: (message) => this.#settled(endpoint, message),
+      sent: (callId) => this.#remember(callId, { endpoint, token }),
     };
+  }
+
+  /**
+   * The provider payload of a call sent through this connection, from the proxy that answered it (or the
+   * page, for the offline models answered here). Throws with the proxy's sentence when it has none.
+   */
+  async payload(callId: string): Promise<PayloadResponse> {
+    await this.#ready;
+    const served = this.#served.get(callId) ?? this.#current();
+    const path = `/api/calls/${encodeURIComponent(callId)}/payload`;
+    if (!served.endpoint)
+      return readPayload(await (await this.#inPageProxy()).fetch(`${IN_PAGE_PROXY_URL}${path}`));
+    try {
+      return await readPayload(
+        await this.#fetch(`${served.endpoint.url}${path}`, { headers: authorized(served.token) }),
+      );
+    } catch (error) {
+      // An offline model's request may have been answered in the page while the proxy could not be reached.
+      const inPage = this.#inPage ? await this.#inPage.catch(() => undefined) : undefined;
+      const answered = inPage ? await inPage.fetch(`${IN_PAGE_PROXY_URL}${path}`) : undefined;
+      if (answered?.ok) return readPayload(answered);
+      throw error;
+    }
+  }
+
+  /** `POST /api/preview` of the proxy in use (or the page): the payload the provider would receive now. */
+  async preview(request: PreviewRequest): Promise<PayloadResponse> {
+    await this.#ready;
+    const body = JSON.stringify({
+      model: { provider: request.model.provider, id: request.model.id },
+      context: { messages: request.context.messages },
+      options: request.options ?? {},
+    });
+    const init = (token: string): RequestInit => ({
+      method: "POST",
+      headers: { ...authorized(token), "Content-Type": "application/json" },
+      body,
+    });
+    const endpoint = this.#endpoint;
+    const inPage = async () =>
+      (await this.#inPageProxy()).fetch(`${IN_PAGE_PROXY_URL}/api/preview`, init(""));
+    if (!endpoint) return readPayload(await inPage());
+    let response: Response;
+    try {
+      response = await this.#fetch(`${endpoint.url}/api/preview`, init(this.#token));
+    } catch (error) {
+      // As for their replies: the offline models are previewed in the page when the proxy is gone.
+      if (request.model.provider !== MIRROR_PROVIDER_ID) throw error;
+      void this.#recheck(endpoint);
+      response = await inPage();
+    }
+    return readPayload(response);
+  }
+
+  #current(): Served {
+    const endpoint = this.#endpoint;
+    return endpoint ? { endpoint, token: this.#token } : { endpoint: undefined };
+  }
+
+  #remember(callId: string, served: Served): void {
+    this.#served.set(callId, served);
+    for (const oldest of this.#served.keys()) {
+      if (this.#served.size <= SERVED_CALLS_KEPT) break;
+      this.#served.delete(oldest);
+    }
   }
 
   /** `GET /api/models` of the proxy in use, or of the in-page proxy. */
@@ -287,6 +363,19 @@ export class ProxyConnection implements StreamRouter {
     this.#inPage.catch(() => (this.#inPage = undefined));
     return this.#inPage;
   }
+}
+
+function authorized(token: string): Record<string, string> {
+  return { Accept: "application/json", Authorization: `Bearer ${token}` };
+}
+
+/** A payload route's answer, or an Error carrying the sentence the proxy gave for refusing it. */
+async function readPayload(response: Response): Promise<PayloadResponse> {
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
+    throw new Error(body.error ?? `the proxy answered ${response.status} ${response.statusText}`.trim());
+  }
+  return (await response.json()) as PayloadResponse;
 }
 
 async function readModels(response: Response): Promise<ModelsResponse> {

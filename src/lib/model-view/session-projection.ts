@@ -202,7 +202,10 @@ export function projectSession(
     }
     const replacement = editedOnce(fact, edit);
     fates[factIndex] =
-      replacement === fact ? { kind: "in" } : { kind: "edited", edit, original: fact, replacement };
+      // An edit back to the original content (a restore) leaves the fact as it was: it is sent as-is.
+      replacement === fact || sameContent(replacement, fact)
+        ? { kind: "in" }
+        : { kind: "edited", edit, original: fact, replacement };
     context.push(replacement);
     contextFacts.push(factIndex);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createUserMessage } from "../messages/factories.ts";
-import { readEntryRecord, readSessionMeta, SCHEMA_VERSION } from "./records.ts";
+import { readCallBody, readEntryRecord, readSessionMeta, SCHEMA_VERSION } from "./records.ts";
 
 const entry = { type: "message", id: "e1", parentId: null, timestamp: "2026-01-01T00:00:00.000Z" };
 
@@ -75,5 +75,30 @@ describe("readSessionMeta", () => {
 
   it("refuses metadata from a newer version", () => {
     expect(readSessionMeta({ schema: 99, id: "s1" }).ok).toBe(false);
+  });
+});
+
+describe("readCallBody", () => {
+  const body = {
+    schema: SCHEMA_VERSION,
+    sessionId: "s",
+    seq: 0,
+    messages: { kept: "all", value: [], bytes: 2 },
+    sources: [],
+    payload: { kept: "all", value: { model: "m" }, bytes: 13 },
+  };
+
+  it("keeps the provider's endpoint beside the payload", () => {
+    const endpoint = {
+      url: "https://api.example/v1/chat/completions",
+      headers: { Authorization: "Bearer $KEY" },
+    };
+    expect(readCallBody({ ...body, endpoint })).toEqual({ ok: true, value: { ...body, endpoint } });
+    expect(readCallBody(body)).toEqual({ ok: true, value: body });
+  });
+
+  it("drops a damaged endpoint, never the call", () => {
+    const read = readCallBody({ ...body, endpoint: { url: 5, headers: { a: 1 } } });
+    expect(read).toEqual({ ok: true, value: body });
   });
 });

@@ -3,6 +3,7 @@ import type { Message, Usage } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "../messages/entries.ts";
 import { describeErrors, validateMessage } from "../messages/validate.ts";
 import { validateEntry } from "../messages/entry-validate.ts";
+import type { Captured, ProviderEndpoint } from "../../shared/api-types.ts";
 import { isObject } from "../../shared/is-object.ts";
 
 /**
@@ -62,11 +63,8 @@ export interface EntryRecord {
   entry: SessionEntry;
 }
 
-/** A part of a call kept as it was, or cut at a size limit (the first bytes of its JSON are kept as text). */
-export type Captured<T> =
-  | { kept: "all"; value: T; bytes: number }
-  | { kept: "truncated"; text: string; bytes: number }
-  | { kept: "none"; bytes: number; reason: string };
+// The proxy serves payloads in this shape too, so it is shared with the server (api-types).
+export type { Captured, ProviderEndpoint } from "../../shared/api-types.ts";
 
 export type CaptureKept = Captured<unknown>["kept"];
 
@@ -129,6 +127,8 @@ export interface CallBodyRecord {
   sources: (string | null)[];
   /** The request body the provider adapter built, as the proxy captured it (secrets scrubbed). */
   payload: Captured<unknown>;
+  /** Where that provider takes requests (keys as `$ENV_VAR`), as the proxy reported it; absent offline. */
+  endpoint?: ProviderEndpoint;
 }
 
 /** The assistant message that was streaming when the page last saved it; restored as interrupted. */
@@ -305,7 +305,21 @@ export function readCallBody(raw: unknown): ReadResult<CallBodyRecord> {
   if (refused) return { ok: false, reason: refused };
   if (!isCaptured(raw.messages) || !isCaptured(raw.payload) || !Array.isArray(raw.sources))
     return { ok: false, reason: "the call body is damaged" };
-  return { ok: true, value: raw as unknown as CallBodyRecord };
+  // A damaged endpoint costs the curl export its target, never the call.
+  const { endpoint, ...body } = raw;
+  return {
+    ok: true,
+    value: { ...(body as unknown as CallBodyRecord), ...(isEndpoint(endpoint) ? { endpoint } : {}) },
+  };
+}
+
+function isEndpoint(value: unknown): value is ProviderEndpoint {
+  return (
+    isObject(value) &&
+    typeof value.url === "string" &&
+    isObject(value.headers) &&
+    Object.values(value.headers).every((header) => typeof header === "string")
+  );
 }
 
 function isCaptured(value: unknown): boolean {

@@ -1,8 +1,12 @@
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
+import { createModels, type Message } from "@earendil-works/pi-ai";
+import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
 import { describe, expect, it } from "vitest";
+import type { PayloadResponse } from "../api-types.ts";
 import { DEMO_TOOL_NAMES } from "../demo-tool-names.ts";
 import { HttpError } from "../http-error.ts";
 import { MirrorApi } from "./mirror-api.ts";
+import { createMirrorProvider } from "./mirror-provider.ts";
 
 const api = new MirrorApi({ describeUnknownModel: (provider, id) => `No ${provider}/${id} here.` });
 
@@ -88,5 +92,71 @@ describe("MirrorApi", () => {
       if (event.type === "text_delta") controller.abort();
     }
     expect(events.at(-1)).toMatchObject({ type: "error", reason: "aborted" });
+  });
+
+  describe("after a stopped reply and Retry", () => {
+    const stopped = {
+      role: "assistant",
+      content: [{ type: "text", text: "I received 2 mess" }],
+      api: "mirror",
+      provider: "mirror",
+      model: "mirror-instant",
+      usage: {
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
+      stopReason: "aborted",
+      timestamp: 2,
+    };
+    const sent = [system, user("hello"), stopped];
+
+    it("counts and quotes what a provider receives after pi-ai's transform: the stopped reply is dropped", async () => {
+      const models = createModels({
+        authContext: { env: async () => undefined, fileExists: async () => false },
+      });
+      models.setProvider(createMirrorProvider());
+      const model = models.getModel("mirror", "mirror-instant");
+      if (!model) throw new Error("no mirror-instant model");
+      const transformed = transformMessages(sent as Message[], model);
+      expect(transformed.length).toBeLessThan(sent.length);
+      const events = await collect(api.stream(body("mirror-instant", sent), new AbortController().signal));
+      const text = events.map((event) => (event.type === "text_delta" ? event.delta : "")).join("");
+      expect(text).toContain(
+        `I received ${transformed.length} messages: ${transformed.map((message) => message.role).join(", ")}.`,
+      );
+    });
+
+    it("keeps that list as the call's payload, and previews the same", async () => {
+      const callId = "in-page-call-0001";
+      await collect(
+        api.stream(
+          body("mirror-instant", sent, { metadata: { callId }, maxTokens: 99 }),
+          new AbortController().signal,
+        ),
+      );
+      const response = JSON.parse(await api.payload(callId)) as PayloadResponse;
+      expect(response).toEqual({
+        payload: {
+          kept: "all",
+          bytes: expect.any(Number),
+          value: { model: "mirror-instant", messages: [system, user("hello")], options: { maxTokens: 99 } },
+        },
+      });
+      const preview = JSON.parse(
+        await api.preview(body("mirror-instant", sent, { maxTokens: 99 })),
+      ) as PayloadResponse;
+      expect(preview).toEqual(response);
+    });
+  });
+
+  it("answers 404 for a call it did not serve", async () => {
+    await expect(api.payload("not-a-known-call")).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringMatching(/^No payload is kept for call not-a-known-call/),
+    });
   });
 });

@@ -2,13 +2,52 @@ import {
   createFauxCore,
   createProvider,
   fauxAssistantMessage,
+  normalizeContext,
   type FauxModelDefinition,
+  type Message,
   type Provider,
   type ProviderStreams,
+  type SimpleStreamOptions,
 } from "@earendil-works/pi-ai";
+import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
+import { isObject } from "../is-object.ts";
 import { MIRROR_PROVIDER_ID } from "./mirror-id.ts";
 import { mirrorReply, type MirrorBlock } from "./mirror-reply.ts";
 const MIRROR_API = "mirror";
+
+/**
+ * What the offline models' "provider" receives, in the place of a provider's request body: the model, the
+ * messages after pi-ai's provider transform (as every real adapter applies it), and the options that
+ * shape the reply. It is what `onPayload` is handed for these models.
+ */
+export interface MirrorPayload {
+  model: string;
+  messages: Message[];
+  options: Record<string, unknown>;
+}
+
+/** The stream options a mirror payload shows: those a request carries, never hooks or signals. */
+const PAYLOAD_OPTIONS = [
+  "temperature",
+  "maxTokens",
+  "reasoning",
+  "sessionId",
+  "cacheRetention",
+  "thinkingBudgets",
+] as const;
+
+function payloadOptions(options: SimpleStreamOptions | undefined): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const key of PAYLOAD_OPTIONS) if (options?.[key] !== undefined) picked[key] = options[key];
+  return picked;
+}
+
+/** A payload `onPayload` handed back in place of ours, when it has the shape the mirror reads. */
+function replacedPayload(value: unknown): MirrorPayload | undefined {
+  return isObject(value) && typeof value.model === "string" && Array.isArray(value.messages)
+    ? (value as unknown as MirrorPayload)
+    : undefined;
+}
 
 /** ~75 four-character tokens per second: ~300 characters/s, slow enough to watch, fast enough to use. */
 const PACED_TOKENS_PER_SECOND = 75;
@@ -60,16 +99,31 @@ export function createMirrorProvider(): Provider {
 
   const streams: ProviderStreams = {
     streamSimple(model, context, options) {
-      const turn = mirrorReply(context.messages, {
-        thinking: model.reasoning && options?.reasoning !== undefined,
-      });
+      // As a real adapter does before it builds its body: errored and aborted replies are dropped,
+      // tool calls left without a result get one. The mirror then counts and quotes what remains.
+      const payload: MirrorPayload = {
+        model: model.id,
+        messages: transformMessages(context.messages, model),
+        options: payloadOptions(options),
+      };
+      const thinking = model.reasoning && options?.reasoning !== undefined;
+      const turn = mirrorReply(payload.messages, { thinking });
       const core = INSTANT_MODELS.some((candidate) => candidate.id === model.id)
         ? instant
         : replyLength(turn.content) > LONG_REPLY_CHARS
           ? fast
           : paced;
-      core.appendResponses([() => fauxAssistantMessage(turn.content, { stopReason: turn.stopReason })]);
-      return core.streamSimple(model, context, options);
+      const onPayload = options?.onPayload;
+      core.appendResponses([
+        async () => {
+          // Handed over and awaited just before the reply "is requested", as adapters do; a hook that
+          // aborts the request's signal (a preview) stops it here: the faux stream then ends aborted.
+          const replaced = onPayload ? replacedPayload(await onPayload(payload, model)) : undefined;
+          const answer = replaced ? mirrorReply(replaced.messages, { thinking }) : turn;
+          return fauxAssistantMessage(answer.content, { stopReason: answer.stopReason });
+        },
+      ]);
+      return core.streamSimple(model, normalizeContext({ messages: payload.messages }), options);
     },
     stream(model, context, options) {
       return streams.streamSimple(model, context, options);

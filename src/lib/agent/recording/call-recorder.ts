@@ -1,5 +1,6 @@
 import type { AssistantMessage } from "@earendil-works/pi-ai";
-import type { CallRecord, Captured, NewCall, SessionMeta } from "../../storage/records.ts";
+import type { PayloadResponse } from "../../../shared/api-types.ts";
+import type { CallRecord, Captured, NewCall, ProviderEndpoint, SessionMeta } from "../../storage/records.ts";
 import type { SessionStore } from "../../storage/session-store.ts";
 import type { RecordedRequest } from "../proxy-stream.ts";
 import { CALL_PART_LIMIT_BYTES, capture, SESSION_CALL_BUDGET_BYTES } from "./capture.ts";
@@ -9,8 +10,8 @@ export interface CallRecorderHost {
   sessionId: string;
   /** Bytes of call bodies this session has kept so far (from its metadata). */
   keptBytes: () => number;
-  /** The provider payload the proxy captured for this call, if it can tell. */
-  fetchPayload?: (callId: string) => Promise<Captured<unknown>>;
+  /** The provider payload the proxy captured for this call (and its endpoint); undefined when none can tell. */
+  fetchPayload?: (callId: string) => Promise<PayloadResponse> | undefined;
   recorded: (call: CallRecord, meta: SessionMeta) => void;
   failed: (error: Error) => void;
 }
@@ -80,16 +81,15 @@ export class CallRecorder {
     const kept =
       messages.kept === "all" ? messages.bytes : messages.kept === "truncated" ? messages.text.length : 0;
     let payload = NO_PAYLOAD;
-    if (this.#host.fetchPayload) {
-      try {
-        payload = await this.#host.fetchPayload(open.id);
-      } catch (error) {
-        payload = { kept: "none", bytes: 0, reason: `capturing it failed: ${(error as Error).message}` };
-      }
-      // The payload counts against the same budget as the messages recorded with it.
-      if (payload.kept === "all")
-        payload = capture(payload.value, CALL_PART_LIMIT_BYTES, budgetLeft() - kept);
+    let endpoint: ProviderEndpoint | undefined;
+    try {
+      const reported = await this.#host.fetchPayload?.(open.id);
+      if (reported) ({ payload, endpoint } = reported);
+    } catch (error) {
+      payload = { kept: "none", bytes: 0, reason: `capturing it failed: ${(error as Error).message}` };
     }
+    // The payload counts against the same budget as the messages recorded with it.
+    if (payload.kept === "all") payload = capture(payload.value, CALL_PART_LIMIT_BYTES, budgetLeft() - kept);
     const durationMs = Math.max(0, endedAt - request.at);
     const streamedMs = open.firstTokenAt === undefined ? undefined : endedAt - open.firstTokenAt;
     const outputTokensPerSecond =
@@ -119,7 +119,7 @@ export class CallRecorder {
         },
         capture: { messages: messages.kept, payload: payload.kept },
       },
-      body: { messages, sources: open.sources, payload },
+      body: { messages, sources: open.sources, payload, ...(endpoint ? { endpoint } : {}) },
     };
     const { call: stored, meta } = await this.#host.store.appendCall(this.#host.sessionId, call);
     this.#host.recorded(stored, meta);

@@ -1,0 +1,106 @@
+import type { AssistantMessage } from "@earendil-works/pi-ai";
+import { describe, expect, it } from "vitest";
+import type { PayloadResponse } from "../../../shared/api-types.ts";
+import { zeroUsage } from "../../../shared/usage.ts";
+import { MemorySessionStore } from "../../storage/memory-store.ts";
+import { SCHEMA_VERSION } from "../../storage/records.ts";
+import type { RecordedRequest } from "../proxy-stream.ts";
+import { CallRecorder, type CallRecorderHost } from "./call-recorder.ts";
+
+const request: RecordedRequest = {
+  messages: [{ role: "user", content: "hi", timestamp: 1 }],
+  provider: "local",
+  modelId: "fixture-tools",
+  api: "openai-completions",
+  reasoning: undefined,
+  options: {},
+  proxyUrl: "http://127.0.0.1:4173",
+  inPage: false,
+  at: 0,
+};
+const reply: AssistantMessage = {
+  role: "assistant",
+  content: [{ type: "text", text: "hello" }],
+  api: "openai-completions",
+  provider: "local",
+  model: "fixture-tools",
+  usage: zeroUsage(),
+  stopReason: "stop",
+  timestamp: 1,
+};
+
+async function recordOne(fetchPayload: CallRecorderHost["fetchPayload"]) {
+  const store = new MemorySessionStore();
+  await store.createSession(
+    {
+      schema: SCHEMA_VERSION,
+      id: "s",
+      title: "t",
+      titleIsCustom: false,
+      createdAt: 0,
+      updatedAt: 0,
+      messageCount: 0,
+      nextSeq: 0,
+      revision: 0,
+      leafId: null,
+      settings: {},
+    },
+    [],
+  );
+  const asked: string[] = [];
+  const recorder = new CallRecorder({
+    store,
+    sessionId: "s",
+    keptBytes: () => 0,
+    fetchPayload: fetchPayload && ((callId) => (asked.push(callId), fetchPayload(callId))),
+    recorded: () => undefined,
+    failed: (error) => {
+      throw error;
+    },
+  });
+  const callId = recorder.begin(request, [null], null);
+  recorder.end(reply, undefined, 10);
+  await recorder.settled();
+  return {
+    body: await store.readCallBody("s", 0),
+    summary: (await store.listCalls("s")).calls[0],
+    callId,
+    asked,
+  };
+}
+
+describe("CallRecorder and the provider payload", () => {
+  it("asks for the payload under the call's own id, and keeps it with the provider's endpoint", async () => {
+    const reported: PayloadResponse = {
+      payload: { kept: "all", value: { model: "fixture-tools", messages: [] }, bytes: 40 },
+      endpoint: { url: "http://127.0.0.1:4318/v1/chat/completions", headers: {} },
+    };
+    const { body, summary, callId, asked } = await recordOne(async () => reported);
+    expect(asked).toEqual([callId]);
+    expect(summary).toMatchObject({ id: callId, capture: { payload: "all" } });
+    // Kept again within this session's budget, its size counted as the page counts it.
+    const value = { model: "fixture-tools", messages: [] };
+    expect(body?.payload).toEqual({ kept: "all", value, bytes: JSON.stringify(value).length });
+    expect(body?.endpoint).toEqual(reported.endpoint);
+  });
+
+  it("records why there is none: no proxy to ask, or the proxy's refusal", async () => {
+    expect((await recordOne(undefined)).body?.payload).toEqual({
+      kept: "none",
+      bytes: 0,
+      reason: "the proxy did not report it",
+    });
+    expect((await recordOne(() => undefined)).body?.payload).toMatchObject({
+      reason: "the proxy did not report it",
+    });
+    const refused = await recordOne(async () => {
+      throw new Error("No payload is kept for call x");
+    });
+    expect(refused.body?.payload).toEqual({
+      kept: "none",
+      bytes: 0,
+      reason: "capturing it failed: No payload is kept for call x",
+    });
+    expect(refused.body).not.toHaveProperty("endpoint");
+  });
+});
