@@ -1,122 +1,18 @@
-import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ModelCatalog } from "../models/model-catalog.svelte.ts";
-import { FakeLocks } from "../storage/fake-locks.ts";
-import { MemorySessionStore } from "../storage/memory-store.ts";
-import { StorageError } from "../storage/session-store.ts";
-import { SessionLocks, TabChannel } from "../storage/tab-sync.ts";
-import { ChatSession, type SessionDeps } from "./chat-session.svelte.ts";
-import { pathTo } from "../messages/entries.ts";
-import { projectSession } from "../model-view/session-projection.ts";
-import { Notices } from "../notices/notices.svelte.ts";
-import type { StreamRouter } from "./proxy-stream.ts";
+import { describe, expect, it, vi } from "vitest";
+import { ChatSession } from "./chat-session.svelte.ts";
+import {
+  noticeOf,
+  quotaFull,
+  roles,
+  stored,
+  storedFacts,
+  text,
+  usage,
+  useFakeProxy,
+  world,
+} from "./chat-session.test-support.ts";
 
-/**
- * The session runtime with its real Agent, storage and locks, in memory: the proxy answers every
- * request with a short streamed reply, and "tabs" are sessions sharing one store and one lock manager.
- */
-
-function sse(events: unknown[]): Response {
-  const body = events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join("");
-  return new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } });
-}
-
-const usage = {
-  input: 1,
-  output: 1,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 2,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
-let replies = 0;
-
-/** The `context.messages` of every request the proxy received, in order. */
-let requests: { role: string; text: string }[][] = [];
-/** Replies the proxy gives before falling back to text: a queue of event lists. */
-let scripted: unknown[][] = [];
-
-beforeEach(() => {
-  replies = 0;
-  requests = [];
-  scripted = [];
-  vi.stubGlobal("fetch", async (input: string | URL | Request, init?: RequestInit) => {
-    const url = String(input instanceof Request ? input.url : input);
-    if (url.endsWith("/api/session")) return Response.json({ token: "t", maxBodyBytes: 1_000_000 });
-    const body = JSON.parse(String(init?.body)) as { context: { messages: AgentMessage[] } };
-    requests.push(body.context.messages.map((message) => ({ role: message.role, text: text(message) })));
-    replies++;
-    const next = scripted.shift();
-    if (next) return sse(next);
-    return sse([
-      { type: "start" },
-      { type: "text_start", contentIndex: 0 },
-      { type: "text_delta", contentIndex: 0, delta: `reply ${replies}` },
-      { type: "text_end", contentIndex: 0 },
-      { type: "done", reason: "stop", usage },
-    ]);
-  });
-});
-
-afterEach(() => vi.unstubAllGlobals());
-
-/** Every request goes to the (stubbed) proxy with its token. */
-const router: StreamRouter = {
-  route: async () => ({ proxyUrl: "http://proxy.test", authToken: "t", settled: () => undefined }),
-};
-
-let channelCount = 0;
-
-function world() {
-  const store = new MemorySessionStore();
-  const locks = new FakeLocks();
-  const channelName = `test-${process.pid}-${channelCount++}`;
-  const tab = (tabId: string): SessionDeps => ({
-    store,
-    catalog: new ModelCatalog(),
-    router,
-    channel: new TabChannel(channelName),
-    locks: new SessionLocks(locks.asLockManager()),
-    notices: new Notices(),
-    tabId,
-  });
-  return { store, locks, tab };
-}
-
-const roles = (facts: readonly AgentMessage[]) =>
-  facts.map((fact) =>
-    fact.role === "user" || fact.role === "assistant" ? `${fact.role}:${text(fact)}` : fact.role,
-  );
-
-function text(fact: AgentMessage): string {
-  if (fact.role !== "user" && fact.role !== "assistant") return "";
-  const content = fact.content;
-  return typeof content === "string"
-    ? content
-    : content.map((part) => ("text" in part ? part.text : "")).join("");
-}
-
-async function storedFacts(store: MemorySessionStore, id: string): Promise<AgentMessage[]> {
-  const loaded = await store.loadSession(id);
-  if (!loaded) return [];
-  return projectSession(
-    pathTo(
-      loaded.records.map((record) => record.entry),
-      loaded.meta.leafId,
-    ),
-  ).facts;
-}
-
-async function stored(store: MemorySessionStore, id: string) {
-  return roles(await storedFacts(store, id));
-}
-
-/** The session's notice in the shared notices, if any (what the person reads next to the chat). */
-function noticeOf(deps: SessionDeps, session: ChatSession): string | undefined {
-  return deps.notices.find(`run:${session.id}`)?.text;
-}
-
-const quotaFull = () => new StorageError("quota", "full");
+const proxy = useFakeProxy();
 
 describe("ChatSession", () => {
   it("stores every fact of a turn, in order, one record each", async () => {
@@ -231,7 +127,7 @@ describe("ChatSession", () => {
     const session = await ChatSession.create(tab("a"));
     await session.setToolApproval("calculate", true);
     await session.setPolicy("approval_request", "userText");
-    scripted = [
+    proxy.scripted = [
       [
         { type: "start" },
         { type: "toolcall_start", contentIndex: 0, id: "call-1", toolName: "calculate" },
@@ -251,15 +147,15 @@ describe("ChatSession", () => {
       "approved",
     );
     await run;
-    expect(requests).toHaveLength(2);
-    expect(requests[1]?.map((message) => message.role)).toEqual([
+    expect(proxy.requests).toHaveLength(2);
+    expect(proxy.requests[1]?.map((message) => message.role)).toEqual([
       "system",
       "user",
       "assistant",
       "toolResult",
       "user",
     ]);
-    expect(requests[1]?.[4]?.text).toMatch(/^\[Approval request\] Run calculate .*: approved$/);
+    expect(proxy.requests[1]?.[4]?.text).toMatch(/^\[Approval request\] Run calculate .*: approved$/);
     expect(roles(session.facts)).toEqual([
       "system",
       "user:add",
@@ -314,7 +210,7 @@ describe("ChatSession", () => {
     if (body?.messages.kept !== "all") throw new Error("the messages were not kept");
     // Exactly what the proxy received, traced to the facts that produced each message.
     expect(body.messages.value.map((message) => ({ role: message.role, text: text(message) }))).toEqual(
-      requests[1],
+      proxy.requests[1],
     );
     expect(body.sources).toHaveLength(4);
     expect(body.sources.every((source) => typeof source === "string")).toBe(true);
@@ -328,13 +224,15 @@ describe("ChatSession", () => {
   it("retries as pi does: the failed reply stays among the facts, out of the next request, by a context edit", async () => {
     const { store, tab } = world();
     const session = await ChatSession.create(tab("a"));
-    scripted = [[{ type: "start" }, { type: "error", reason: "error", errorMessage: "overloaded", usage }]];
+    proxy.scripted = [
+      [{ type: "start" }, { type: "error", reason: "error", errorMessage: "overloaded", usage }],
+    ];
     await session.send("hello");
     expect(session.facts.at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
     await session.retry();
-    expect(requests).toHaveLength(2);
+    expect(proxy.requests).toHaveLength(2);
     // The second request is the first one again: the failed reply is not in it.
-    expect(requests[1]).toEqual(requests[0]);
+    expect(proxy.requests[1]).toEqual(proxy.requests[0]);
     expect(roles(session.facts)).toEqual(["system", "user:hello", "assistant:", "assistant:reply 2"]);
     expect(session.modelView.fates).toEqual(["sent", "sent", "failedAttempt", "sent"]);
     await session.saveNow();
