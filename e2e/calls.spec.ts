@@ -80,7 +80,11 @@ test("each call to a local OpenAI-compatible server keeps the very body the serv
   for (const call of calls) {
     expect(call.payload.kept, call.payload.reason).toBe("all");
     expect(call.payload.value).toEqual(received[call.seq]);
-    expect(call.endpoint).toEqual({ url: `${FIXTURE}/v1/chat/completions`, headers: {} });
+    // The server's key for the local model is named, never given.
+    expect(call.endpoint).toEqual({
+      url: `${FIXTURE}/v1/chat/completions`,
+      headers: { Authorization: "Bearer $LOCAL_OPENAI_API_KEY" },
+    });
   }
   // The tool round trip is in the payloads as the server saw it: the call, then its result.
   expect(
@@ -95,38 +99,62 @@ test("each call to a local OpenAI-compatible server keeps the very body the serv
   expect(await readStoredCalls(page)).toEqual(calls);
 });
 
-test("Mirror, after a stopped reply and Retry, answers from what a provider receives: the stopped reply dropped", async ({
+test("Mirror, after a stopped reply, answers from what a provider receives: left out on Retry, dropped by the transform otherwise", async ({
   page,
 }) => {
   await openPlayground(page);
-  await sendMessage(page, `please quote this back: ${"lorem ipsum ".repeat(40)}`);
-  await expect(page.getByRole("article", { name: "Assistant reply (streaming)" })).toContainText(
-    "I received",
-  );
-  await page.getByRole("button", { name: "Stop" }).click();
-  const stopped = lastReply(page);
-  await expect(stopped).toHaveAttribute("data-stop-reason", "aborted");
-  await stopped.getByRole("button", { name: "Retry" }).click();
-  await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop", { timeout: 30_000 });
-
-  const [, retry] = await storedCalls(page, 2);
-  if (retry?.messages.kept !== "all" || !retry.messages.value)
-    throw new Error("the retry's messages were not kept");
-  const sent = retry.messages.value;
-  expect(sent.map((message) => message.role)).toEqual(["system", "user", "assistant"]);
-
+  const stopReply = async () => {
+    await sendMessage(page, `please quote this back: ${"lorem ipsum ".repeat(40)}`);
+    await expect(page.getByRole("article", { name: "Assistant reply (streaming)" })).toContainText(
+      "I received",
+    );
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "aborted");
+  };
   // pi-ai's own provider transform, with the mirror model, decides what a provider receives.
   const models = createModels({ authContext: { env: async () => undefined, fileExists: async () => false } });
   models.setProvider(createMirrorProvider());
-  const model = models.getModel("mirror", retry.modelId);
-  if (!model) throw new Error(`no mirror model ${retry.modelId}`);
-  const received = transformMessages(sent, model);
-  expect(received.length).toBe(sent.length - 1);
-  await expect(lastReply(page)).toContainText(
-    `I received ${received.length} messages: ${received.map((message) => message.role).join(", ")}.`,
-  );
-  expect(retry.payload.kept).toBe("all");
-  expect(retry.payload.value).toMatchObject({ model: retry.modelId, messages: received });
+  const mirrorReceives = async (call: StoredCall | undefined, sentRoles: string[]) => {
+    if (call?.messages.kept !== "all" || !call.messages.value)
+      throw new Error("the call's messages were not kept");
+    const sent = call.messages.value;
+    expect(sent.map((message) => message.role)).toEqual(sentRoles);
+    const model = models.getModel("mirror", call.modelId);
+    if (!model) throw new Error(`no mirror model ${call.modelId}`);
+    const received = transformMessages(sent, model);
+    await expect(lastReply(page)).toContainText(
+      `I received ${received.length} messages: ${received.map((message) => message.role).join(", ")}.`,
+    );
+    expect(call.payload.kept).toBe("all");
+    // The payload is kept as JSON: compare it with the transform's output as JSON too.
+    expect(call.payload.value).toMatchObject({
+      model: call.modelId,
+      messages: JSON.parse(JSON.stringify(received)) as unknown,
+    });
+    return received;
+  };
+
+  // Retry, as pi does: the stopped reply stays among the facts, and a context edit leaves it out.
+  await stopReply();
+  await lastReply(page).getByRole("button", { name: "Retry" }).click();
+  await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop", { timeout: 30_000 });
+  const [, retry] = await storedCalls(page, 2);
+  expect(await mirrorReceives(retry, ["system", "user"])).toHaveLength(2);
+
+  // A new prompt after a stop: the stopped reply is in the model view, and the provider's transform drops it.
+  await stopReply();
+  await sendMessage(page, "go on");
+  await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop", { timeout: 30_000 });
+  const calls = await storedCalls(page, 4);
+  const received = await mirrorReceives(calls[3], [
+    "system",
+    "user",
+    "assistant",
+    "user",
+    "assistant",
+    "user",
+  ]);
+  expect(received.map((message) => message.role)).toEqual(["system", "user", "assistant", "user", "user"]);
 });
 
 test.describe("without a proxy", () => {

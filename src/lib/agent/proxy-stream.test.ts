@@ -37,10 +37,42 @@ describe("the stream function and the call's id", () => {
         sent: (callId) => sent.push(callId),
       }),
     };
-    const streamFn = createProxyStreamFn({ router, onRequest: () => "call-id-0001" });
+    const answered: string[] = [];
+    const streamFn = createProxyStreamFn({
+      router,
+      onRequest: () => "call-id-0001",
+      onAnswered: (callId) => answered.push(callId),
+    });
     const stream = await streamFn(model, normalizeContext({ messages: [] }), { metadata: { user: "kept" } });
     await stream.result();
     expect(sent).toEqual(["call-id-0001"]);
+    expect(answered).toEqual(["call-id-0001"]);
     expect(bodies[0]?.options.metadata).toEqual({ user: "kept", callId: "call-id-0001" });
+  });
+
+  it("tells nobody the call was answered when its request never got an answer", async () => {
+    const sent: string[] = [];
+    const answered: string[] = [];
+    const router: StreamRouter = {
+      route: async () => ({
+        proxyUrl: "http://proxy.test",
+        authToken: "t",
+        transport: async () => {
+          throw new DOMException("The user aborted a request.", "AbortError");
+        },
+        settled: () => undefined,
+        sent: (callId) => sent.push(callId),
+      }),
+    };
+    const streamFn = createProxyStreamFn({
+      router,
+      onRequest: () => "call-id-0002",
+      onAnswered: (callId) => answered.push(callId),
+    });
+    const stream = await streamFn(model, normalizeContext({ messages: [] }), {});
+    const result = await stream.result();
+    expect(result.stopReason).not.toBe("stop");
+    expect(sent).toEqual([]);
+    expect(answered).toEqual([]);
   });
 });

@@ -51,7 +51,7 @@ export interface StreamRoute {
   transport?: typeof fetch;
   /** How the reply ended: a refused token or a proxy that went away changes where the next one goes. */
   settled(message: AssistantMessage): void;
-  /** The request left under this call id: whoever answers it keeps its provider payload. */
+  /** A proxy (or the page) answered the request of this call id: it keeps the call's provider payload. */
   sent?(callId: string): void;
 }
 
@@ -74,6 +74,8 @@ export interface ProxyStreamOptions {
   router: StreamRouter;
   /** Called as each request leaves; returns an id for the call, which the proxy files its payload under. */
   onRequest: (request: RecordedRequest) => string | void;
+  /** A proxy (or the page) answered the request of this call: it has the call's payload to give. */
+  onAnswered?: (callId: string) => void;
 }
 
 /**
@@ -100,7 +102,6 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
       inPage: route.transport !== undefined,
       at: Date.now(),
     });
-    if (callId) route.sent?.(callId);
     // The call's id rides in the metadata, which the proxy reads and never forwards to a provider.
     const metadata = callId ? { ...streamOptions?.metadata, callId } : streamOptions?.metadata;
     const send = () =>
@@ -110,9 +111,20 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
         proxyUrl: route.proxyUrl,
         authToken: route.authToken,
       });
+    // The route learns of the call once a proxy answered it: a request stopped before that reached no
+    // proxy, and no proxy has a payload to ask for.
+    const transport = route.transport ?? globalThis.fetch.bind(globalThis);
+    const answered: typeof fetch = async (input, init) => {
+      const response = await transport(input, init);
+      if (callId) {
+        route.sent?.(callId);
+        options.onAnswered?.(callId);
+      }
+      return response;
+    };
     let stream: ReturnType<typeof streamProxy>;
     try {
-      stream = route.transport ? withFetch(route.transport, send) : send();
+      stream = withFetch(answered, send);
     } catch (error) {
       return failedStream(model, (error as Error).message);
     }

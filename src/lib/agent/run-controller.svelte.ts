@@ -98,6 +98,7 @@ export class RunController {
           this.#lastRequest = { request, factCount: transcript.facts.length };
           return host.recorder.begin(request, this.#sourcesOf(request.messages), transcript.leafId);
         },
+        onAnswered: (callId) => host.recorder.answered(callId),
       }),
       beforeToolCall: this.#approvals.gate,
       // Every request is built from the transcript as it is now, with the session's current model and

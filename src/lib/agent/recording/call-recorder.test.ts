@@ -29,7 +29,7 @@ const reply: AssistantMessage = {
   timestamp: 1,
 };
 
-async function recordOne(fetchPayload: CallRecorderHost["fetchPayload"]) {
+async function recordOne(fetchPayload: CallRecorderHost["fetchPayload"], { answered = true } = {}) {
   const store = new MemorySessionStore();
   await store.createSession(
     {
@@ -59,6 +59,7 @@ async function recordOne(fetchPayload: CallRecorderHost["fetchPayload"]) {
     },
   });
   const callId = recorder.begin(request, [null], null);
+  if (answered) recorder.answered(callId);
   recorder.end(reply, undefined, 10);
   await recorder.settled();
   return {
@@ -102,5 +103,17 @@ describe("CallRecorder and the provider payload", () => {
       reason: "capturing it failed: No payload is kept for call x",
     });
     expect(refused.body).not.toHaveProperty("endpoint");
+  });
+
+  it("asks nobody for the payload of a call stopped before any proxy answered it", async () => {
+    const { body, asked } = await recordOne(async () => ({ payload: { kept: "all", value: {}, bytes: 2 } }), {
+      answered: false,
+    });
+    expect(asked).toEqual([]);
+    expect(body?.payload).toEqual({
+      kept: "none",
+      bytes: 0,
+      reason: "the call was stopped before any proxy answered its request",
+    });
   });
 });

@@ -22,9 +22,16 @@ interface OpenCall {
   sources: (string | null)[];
   leafId: string | null;
   firstTokenAt?: number;
+  /** A proxy (or the page) answered the request: only then is there a payload to ask for. */
+  answered?: boolean;
 }
 
 const NO_PAYLOAD: Captured<unknown> = { kept: "none", bytes: 0, reason: "the proxy did not report it" };
+const NOT_ANSWERED: Captured<unknown> = {
+  kept: "none",
+  bytes: 0,
+  reason: "the call was stopped before any proxy answered its request",
+};
 
 /**
  * Records every model call of a session where it is made: the stream function reports the request as it
@@ -45,6 +52,11 @@ export class CallRecorder {
     const id = crypto.randomUUID();
     this.#open = { id, request, sources, leafId };
     return id;
+  }
+
+  /** A proxy answered the call's request (before that, a stop leaves nothing anywhere to ask for). */
+  answered(callId: string): void {
+    if (this.#open?.id === callId) this.#open.answered = true;
   }
 
   /** The reply's first token arrived. */
@@ -83,8 +95,9 @@ export class CallRecorder {
     let payload = NO_PAYLOAD;
     let endpoint: ProviderEndpoint | undefined;
     try {
-      const reported = await this.#host.fetchPayload?.(open.id);
+      const reported = open.answered ? await this.#host.fetchPayload?.(open.id) : undefined;
       if (reported) ({ payload, endpoint } = reported);
+      else if (!open.answered) payload = NOT_ANSWERED;
     } catch (error) {
       payload = { kept: "none", bytes: 0, reason: `capturing it failed: ${(error as Error).message}` };
     }
