@@ -80,7 +80,14 @@ test("two tabs pressing Send at the same moment: one runs, the other keeps its p
   ]);
   const tabs = [page, other];
   const refused = async () => {
-    for (const tab of tabs) if (await tab.getByText(/running in another tab/).isVisible()) return tab;
+    for (const tab of tabs)
+      if (
+        await tab
+          .getByText(/running in another tab/)
+          .first()
+          .isVisible()
+      )
+        return tab;
     return undefined;
   };
   await expect.poll(async () => (await refused()) !== undefined, { timeout: 10_000 }).toBe(true);
