@@ -64,39 +64,9 @@ function instrument() {
 /** Plant a session of `count` facts (the app's own system message first) and make it the current one. */
 async function plantSession(page, count) {
   return page.evaluate(async (size) => {
-    const current = localStorage.getItem("pi-playground:current-session");
-    const db = await new Promise((resolve, reject) => {
-      const request = indexedDB.open("pi-playground");
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const read = (store, key) =>
-      new Promise((resolve) => {
-        const request = db.transaction(store, "readonly").objectStore(store).get(key);
-        request.onsuccess = () => resolve(request.result);
-      });
-    const system = (await read("messages", [current, 0])).message;
-    const meta = await read("sessions", current);
-    const facts = [system, ...window.piBench.syntheticFacts(size).slice(1)];
-    const id = `bench-${size}-${Date.now()}`;
-    await new Promise((resolve, reject) => {
-      const tx = db.transaction(["sessions", "messages"], "readwrite");
-      tx.objectStore("sessions").put({
-        ...meta,
-        id,
-        title: `Bench ${size}`,
-        titleIsCustom: true,
-        messageCount: facts.length,
-        nextSeq: facts.length,
-      });
-      facts.forEach((message, seq) =>
-        tx.objectStore("messages").put({ schema: 1, sessionId: id, seq, message }),
-      );
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    db.close();
-    localStorage.setItem("pi-playground:current-session", id);
+    const key = "pi-playground:current-session";
+    const id = await window.piBench.plantSession(size, localStorage.getItem(key));
+    localStorage.setItem(key, id);
     return id;
   }, count);
 }

@@ -189,6 +189,28 @@ export async function sessionOpen(
   return { subject, floor };
 }
 
+/**
+ * Plant a session of `count` facts for the app to open: the app's own system message (from the session it
+ * created on first open) and then the synthetic facts, stored as the app stores them. Returns its id.
+ */
+export async function plantSession(count: number, currentId: string): Promise<string> {
+  const store = await IdbSessionStore.open();
+  try {
+    const current = await store.loadSession(currentId);
+    const first = current?.records[0]?.entry;
+    if (!current || first?.type !== "message") throw new Error("the app's own session was not found");
+    const facts = [first.message, ...syntheticFacts(count).slice(1)];
+    const id = `bench-${count}-${Date.now()}`;
+    await store.createSession(
+      { ...meta(id, facts.length), title: `Bench ${count}`, settings: current.meta.settings },
+      chainEntries(facts, null),
+    );
+    return id;
+  } finally {
+    store.close();
+  }
+}
+
 declare global {
   interface Window {
     piBench: {
@@ -196,8 +218,9 @@ declare global {
       idbAppend: typeof idbAppend;
       sessionOpen: typeof sessionOpen;
       syntheticFacts: typeof syntheticFacts;
+      plantSession: typeof plantSession;
     };
   }
 }
 
-window.piBench = { modelView, idbAppend, sessionOpen, syntheticFacts };
+window.piBench = { modelView, idbAppend, sessionOpen, syntheticFacts, plantSession };
