@@ -238,3 +238,6 @@ export async function appBenchmarks({ browser, baseURL, benchBundle, runs, recor
     );
   }
 }
+
+/** The pieces the benchmarks are made of, for profiling one of them on its own. */
+export const appBenchmarksInternals = { openApp, stream, plantSession };

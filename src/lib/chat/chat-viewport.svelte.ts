@@ -1,0 +1,179 @@
+import type { Attachment } from "svelte/attachments";
+import { HeightIndex } from "../ui/height-index.ts";
+
+/** Taken for a message not rendered yet, until some have been measured. */
+const FALLBACK_HEIGHT = 140;
+/** Rendered beyond each edge of the view, so scrolling and Tab find messages already there. */
+const OVERSCAN_PX = 900;
+/** Closer than this to the bottom counts as being at the bottom. */
+const BOTTOM_SLACK_PX = 48;
+
+/**
+ * The chat's scrolling: only the messages in and near the view are rendered (a session of 100,000
+ * messages renders what one of 20 does), the view follows new content while the reader is at the bottom
+ * and stays put once they scroll up, and a message anywhere can be brought into view. Heights are
+ * measured as messages render; items above the view that change height move the scroll position by as
+ * much, so what the reader looks at does not jump.
+ */
+export class ChatViewport<Item extends object> {
+  readonly #heights = new HeightIndex<Item>(FALLBACK_HEIGHT);
+  readonly #items: () => readonly Item[];
+  #scroller: HTMLElement | undefined;
+  #list: HTMLElement | undefined;
+  #scrollTop = $state(0);
+  #viewHeight = $state(800);
+  /** Bumped when measured heights move the layout. */
+  #layoutVersion = $state(0);
+  #stickToBottom = $state(true);
+  /** Where the last automatic scroll left the view: moving above it is the reader scrolling up. */
+  #autoTop = 0;
+  readonly #measurer: ResizeObserver | undefined;
+
+  /** The items to render (a half-open range) and the space standing in for the others. */
+  readonly window = $derived.by(() => {
+    void this.#layoutVersion;
+    this.#heights.setItems(this.#items());
+    const top = Math.max(0, this.#scrollTop - this.#listTop());
+    const { start, end } = this.#heights.range(top, top + this.#viewHeight, OVERSCAN_PX);
+    return {
+      start,
+      end,
+      before: this.#heights.offsetOf(start),
+      after: this.#heights.total - this.#heights.offsetOf(end),
+    };
+  });
+
+  constructor(items: () => readonly Item[]) {
+    this.#items = items;
+    this.#measurer =
+      typeof ResizeObserver === "function"
+        ? new ResizeObserver((entries) => this.#measured(entries))
+        : undefined;
+  }
+
+  /** The reader is at the bottom, and new content keeps the view there. */
+  get stickToBottom(): boolean {
+    return this.#stickToBottom;
+  }
+
+  /** Attach to the scrolling element. */
+  readonly scroller: Attachment<HTMLElement> = (element) => {
+    this.#scroller = element;
+    this.#viewHeight = element.clientHeight || this.#viewHeight;
+    const onscroll = () => this.#onscroll();
+    element.addEventListener("scroll", onscroll, { passive: true });
+    const resized = new ResizeObserver(() => {
+      this.#viewHeight = element.clientHeight;
+      this.#keepAtBottom();
+    });
+    resized.observe(element);
+    return () => {
+      element.removeEventListener("scroll", onscroll);
+      resized.disconnect();
+      this.#scroller = undefined;
+    };
+  };
+
+  /** Attach to the element holding the list: any growth of it (tokens, Markdown, images) is followed. */
+  readonly content: Attachment<HTMLElement> = (element) => {
+    this.#list = element;
+    const grown = new ResizeObserver(() => this.#keepAtBottom());
+    grown.observe(element);
+    return () => {
+      grown.disconnect();
+      this.#list = undefined;
+    };
+  };
+
+  /** Attach to each rendered item, with its position in the list: its height is measured. */
+  measure(position: number): Attachment<HTMLElement> {
+    return (element) => {
+      element.dataset["position"] = String(position);
+      this.#measurer?.observe(element);
+      return () => this.#measurer?.unobserve(element);
+    };
+  }
+
+  /** Back to the latest message, following again. */
+  toBottom(): void {
+    this.#stickToBottom = true;
+    this.#keepAtBottom();
+  }
+
+  /**
+   * Scroll the item at `position` into the middle of the view. Its place is estimated first (it may not be
+   * rendered), then corrected once it is: `find` returns its element when there is one.
+   */
+  async reveal(position: number, settle: () => Promise<void>, find: () => HTMLElement | null): Promise<void> {
+    const scroller = this.#scroller;
+    if (!scroller) return;
+    this.#stickToBottom = false;
+    const estimated =
+      this.#listTop() +
+      this.#heights.offsetOf(position) -
+      scroller.clientHeight / 2 +
+      this.#heights.heightOf(position) / 2;
+    this.#scrollTo(Math.max(0, estimated));
+    await settle();
+    find()?.scrollIntoView({ block: "center" });
+    this.#scrollTop = scroller.scrollTop;
+  }
+
+  destroy(): void {
+    this.#measurer?.disconnect();
+  }
+
+  #listTop(): number {
+    return this.#list?.offsetTop ?? 0;
+  }
+
+  #scrollTo(top: number): void {
+    const scroller = this.#scroller;
+    if (!scroller) return;
+    scroller.scrollTop = top;
+    this.#scrollTop = scroller.scrollTop;
+  }
+
+  #onscroll(): void {
+    const scroller = this.#scroller;
+    if (!scroller) return;
+    this.#scrollTop = scroller.scrollTop;
+    const fromBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
+    if (fromBottom < BOTTOM_SLACK_PX) this.#stickToBottom = true;
+    // Content that grew after an automatic scroll also leaves the view short of the bottom; only a move
+    // up from where it was put means the reader wants to stay.
+    else if (scroller.scrollTop < this.#autoTop - 4) this.#stickToBottom = false;
+  }
+
+  #keepAtBottom(): void {
+    const scroller = this.#scroller;
+    if (!scroller || !this.#stickToBottom) return;
+    // An empty conversation shows its welcome from the top.
+    if (this.#items().length === 0) return;
+    scroller.scrollTop = scroller.scrollHeight;
+    this.#autoTop = scroller.scrollTop;
+    this.#scrollTop = scroller.scrollTop;
+  }
+
+  #measured(entries: ResizeObserverEntry[]): void {
+    const scroller = this.#scroller;
+    const viewTop = scroller ? scroller.scrollTop - this.#listTop() : 0;
+    let shiftAbove = 0;
+    let changed = false;
+    for (const entry of entries) {
+      const element = entry.target as HTMLElement;
+      const position = Number(element.dataset["position"]);
+      if (!Number.isInteger(position)) continue;
+      const height = entry.borderBoxSize[0]?.blockSize ?? element.offsetHeight;
+      const top = this.#heights.offsetOf(position);
+      const moved = this.#heights.measure(position, height);
+      if (moved === 0) continue;
+      changed = true;
+      // An item above the view changed height: what the reader looks at moved by as much.
+      if (top + height <= viewTop) shiftAbove += moved;
+    }
+    if (!changed) return;
+    this.#layoutVersion++;
+    if (scroller && shiftAbove !== 0 && !this.#stickToBottom) this.#scrollTo(scroller.scrollTop + shiftAbove);
+  }
+}

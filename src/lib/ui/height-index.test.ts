@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { HeightIndex } from "./height-index.ts";
+
+const items = (count: number) => Array.from({ length: count }, (_, index) => ({ index }));
+
+describe("HeightIndex", () => {
+  it("lays out unmeasured items at the fallback height, then at the mean of those measured", () => {
+    const index = new HeightIndex<{ index: number }>(100);
+    const list = items(10);
+    index.setItems(list);
+    expect(index.total).toBe(1000);
+    expect(index.measure(0, 40)).toBe(-60);
+    expect(index.measure(1, 60)).toBe(-40);
+    expect(index.offsetOf(2)).toBe(100);
+    // The estimate moves to the mean (50) for items laid out from the next change of the list on.
+    index.setItems([...list, ...items(2)]);
+    expect(index.estimate).toBe(50);
+    expect(index.offsetOf(12)).toBe(40 + 60 + 8 * 100 + 2 * 50);
+  });
+
+  it("finds the items in a band of the scroll area, with overscan", () => {
+    const index = new HeightIndex<{ index: number }>(100);
+    index.setItems(items(1000));
+    expect(index.range(0, 300, 0)).toEqual({ start: 0, end: 3 });
+    expect(index.range(5_050, 5_350, 100)).toEqual({ start: 49, end: 55 });
+    expect(index.range(1e9, 1e9 + 100, 0)).toEqual({ start: 999, end: 1000 });
+    expect(index.indexAt(-5)).toBe(0);
+  });
+
+  it("keeps the heights of items that stay, by identity, when the list grows or is replaced", () => {
+    const index = new HeightIndex<{ index: number }>(100);
+    const list = items(5);
+    index.setItems(list);
+    index.measure(2, 10);
+    index.setItems([...list, ...items(3)]);
+    expect(index.heightOf(2)).toBe(10);
+    // A new list holding the same item elsewhere (another branch) still knows it.
+    const other = [list[2] as { index: number }, ...items(2)];
+    index.setItems(other);
+    expect(index.heightOf(0)).toBe(10);
+    expect(index.offsetOf(1)).toBe(10);
+  });
+
+  it("recomputes offsets only below a changed item, and says how far they moved", () => {
+    const index = new HeightIndex<{ index: number }>(20);
+    index.setItems(items(100_000));
+    expect(index.total).toBe(2_000_000);
+    expect(index.measure(99_990, 120)).toBe(100);
+    expect(index.total).toBe(2_000_100);
+    expect(index.offsetOf(99_991)).toBe(99_991 * 20 + 100);
+    expect(index.measure(99_990, 120)).toBe(0);
+    expect(index.measure(5, Number.NaN)).toBe(0);
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * Where each item of a long list of unequal heights lies, for rendering only the items in view: heights
+ * measured once rendered, an estimate (the mean of those measured) for the rest, and the offset of every
+ * item as prefix sums, so finding the items at a scroll position is a binary search. Heights are kept by
+ * item identity, so they survive items added after or before them.
+ */
+export class HeightIndex<Item extends object> {
+  readonly #measured = new WeakMap<Item, number>();
+  readonly #fallback: number;
+  #items: readonly Item[] = [];
+  /** Each item's height as laid out now: measured, or the estimate at the time the list last changed. */
+  #heights = new Float64Array(0);
+  /** offsets[i] is the top of item i; offsets[length] the total height. */
+  #offsets = new Float64Array(1);
+  /** Offsets from this index on need recomputing. */
+  #staleFrom = 0;
+  #measuredSum = 0;
+  #measuredCount = 0;
+
+  constructor(fallbackHeight: number) {
+    this.#fallback = fallbackHeight;
+  }
+
+  /** The list changed (items added, removed or replaced). */
+  setItems(items: readonly Item[]): void {
+    if (items === this.#items) return;
+    const previous = this.#items;
+    this.#items = items;
+    const count = items.length;
+    const heights = new Float64Array(count);
+    const estimate = this.estimate;
+    // Items kept in place (a list that grew at its end) keep their heights without a lookup.
+    let kept = 0;
+    while (kept < count && kept < previous.length && previous[kept] === items[kept]) kept++;
+    heights.set(this.#heights.subarray(0, kept));
+    for (let index = kept; index < count; index++)
+      heights[index] = this.#measured.get(items[index] as Item) ?? estimate;
+    this.#heights = heights;
+    if (this.#offsets.length !== count + 1) {
+      const offsets = new Float64Array(count + 1);
+      offsets.set(this.#offsets.subarray(0, Math.min(kept + 1, this.#offsets.length, count + 1)));
+      this.#offsets = offsets;
+    }
+    this.#staleFrom = Math.min(this.#staleFrom, kept);
+  }
+
+  get count(): number {
+    return this.#items.length;
+  }
+
+  /** The height an unmeasured item is taken to have: the mean of those measured. */
+  get estimate(): number {
+    return this.#measuredCount > 0 ? this.#measuredSum / this.#measuredCount : this.#fallback;
+  }
+
+  heightOf(index: number): number {
+    return this.#heights[index] ?? this.estimate;
+  }
+
+  /**
+   * Record an item's rendered height. Returns how much the items below it moved (0 when nothing changed),
+   * so that a reader looking below it can be kept where they were.
+   */
+  measure(index: number, height: number): number {
+    const item = this.#items[index];
+    if (!item || !(height >= 0)) return 0;
+    const before = this.#heights[index] ?? 0;
+    const known = this.#measured.get(item);
+    if (known === undefined) this.#measuredCount++;
+    else this.#measuredSum -= known;
+    this.#measuredSum += height;
+    this.#measured.set(item, height);
+    if (before === height) return 0;
+    this.#heights[index] = height;
+    this.#staleFrom = Math.min(this.#staleFrom, index);
+    return height - before;
+  }
+
+  offsetOf(index: number): number {
+    const offsets = this.#current();
+    return offsets[Math.max(0, Math.min(index, this.#items.length))] ?? 0;
+  }
+
+  get total(): number {
+    return this.offsetOf(this.#items.length);
+  }
+
+  /** The index of the item at `y` (the last one when `y` is past the end). */
+  indexAt(y: number): number {
+    const offsets = this.#current();
+    const count = this.#items.length;
+    if (count === 0) return 0;
+    let low = 0;
+    let high = count - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((offsets[middle] ?? 0) <= y) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+
+  /** The items overlapping [top, bottom), widened by `overscan` pixels each way: a half-open range. */
+  range(top: number, bottom: number, overscan: number): { start: number; end: number } {
+    const count = this.#items.length;
+    if (count === 0) return { start: 0, end: 0 };
+    const start = this.indexAt(Math.max(0, top - overscan));
+    // The band ends before `bottom`: an item starting exactly there is not in it.
+    const end = Math.min(count, this.indexAt(Math.max(top, bottom + overscan - 1e-6)) + 1);
+    return { start, end };
+  }
+
+  #current(): Float64Array {
+    const count = this.#items.length;
+    if (this.#staleFrom >= count + 1) return this.#offsets;
+    let index = Math.min(this.#staleFrom, count);
+    let top = index === 0 ? 0 : (this.#offsets[index - 1] ?? 0) + (this.#heights[index - 1] ?? 0);
+    for (; index < count; index++) {
+      this.#offsets[index] = top;
+      top += this.#heights[index] ?? 0;
+    }
+    this.#offsets[count] = top;
+    this.#staleFrom = count + 1;
+    return this.#offsets;
+  }
+}
