@@ -32,7 +32,8 @@ function listen(options: Partial<ApiOptions> = {}): Promise<{ server: Server; po
     hostnames: LOOPBACK_HOSTNAMES,
     maxBodyBytes: 64 * 1024,
     maxConcurrentStreams: 2,
-    upstreamIdleTimeoutMs: 400,
+    // Generous: a loaded machine can take a while before an upstream's first byte. The stall test lowers it.
+    upstreamIdleTimeoutMs: 5_000,
     bodyIdleTimeoutMs: 2_000,
     clientReadTimeoutMs: 5_000,
     maxUnsentBytes: 4 * 1024 * 1024,
@@ -312,7 +313,7 @@ describe("POST /api/stream", () => {
       headers: auth,
       body: streamBody("local", "fixture-tools", messages),
     });
-    expect(events(reply.body).at(-1)?.type).toBe("done");
+    expect(events(reply.body).at(-1), reply.body).toMatchObject({ type: "done" });
     expect(fixture.requests).toHaveLength(1);
     expect(fixture.requests[0]?.body.messages).toEqual([
       { role: "system", content: "Be brief." },
@@ -354,14 +355,19 @@ describe("POST /api/stream", () => {
   });
 
   it("gives up on an upstream that stalls, and says so", async () => {
-    const reply = await send("/api/stream", {
-      method: "POST",
-      headers: auth,
-      body: streamBody("local", "fixture-stall"),
-    });
-    const last = events(reply.body).at(-1);
-    expect(last).toMatchObject({ type: "error", reason: "error" });
-    expect(String(last?.errorMessage)).toMatch(/sent nothing for/);
+    const quick = await listen({ upstreamIdleTimeoutMs: 400 });
+    try {
+      const reply = await send(
+        "/api/stream",
+        { method: "POST", headers: auth, body: streamBody("local", "fixture-stall") },
+        quick.port,
+      );
+      const last = events(reply.body).at(-1);
+      expect(last).toMatchObject({ type: "error", reason: "error" });
+      expect(String(last?.errorMessage)).toMatch(/sent nothing for 400 ms/);
+    } finally {
+      quick.server.close();
+    }
   });
 
   it("names the missing key for a provider without credentials", async () => {
@@ -515,7 +521,8 @@ describe("a client that stops reading", () => {
     } finally {
       proxy.server.close();
     }
-  });
+    // 16 MB through a real socket: seconds on a busy machine, and it must finish, not race a clock.
+  }, 60_000);
 });
 
 describe("request bodies", () => {
@@ -574,7 +581,7 @@ describe("request bodies", () => {
       upload.stop();
       await waitFor(() => upload.answer().includes("\r\n\r\n{"), 5_000);
       expect(upload.answer()).toMatch(/^HTTP\/1\.1 408/);
-      expect(upload.answer()).toContain("The request body stalled: nothing arrived for 0.3 s.");
+      expect(upload.answer()).toContain("The request body stalled: nothing arrived for 300 ms.");
       expect(upload.answer().toLowerCase()).toContain("x-content-type-options: nosniff");
     } finally {
       upload.destroy();

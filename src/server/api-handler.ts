@@ -28,6 +28,7 @@ import { previewPayload } from "../shared/payloads/preview.ts";
 import { describeUpstreamError } from "./upstream-errors.ts";
 import { payloadReplacer } from "./payload-redaction.ts";
 import { displayUrl } from "./redact.ts";
+import { formatDuration } from "./format-duration.ts";
 
 export interface ApiOptions {
   registry: ModelRegistry;
@@ -342,7 +343,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
         { messages: request.messages },
         { ...request.options, ...capture, signal: upstream.signal },
       );
-      const idle = `The provider sent nothing for ${Math.round(options.upstreamIdleTimeoutMs / 1000)} s, so the proxy gave up on it.`;
+      const idle = `The provider sent nothing for ${formatDuration(options.upstreamIdleTimeoutMs)}, so the proxy gave up on it.`;
       const describe = (event: ProxyErrorEvent): ProxyErrorEvent =>
         stalled
           ? { ...event, reason: "error", errorMessage: idle }

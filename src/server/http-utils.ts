@@ -3,6 +3,7 @@ import type { ApiErrorBody } from "../shared/api-types.ts";
 import { formatBytes } from "../shared/bytes.ts";
 import { HttpError } from "../shared/http-error.ts";
 import { SECURITY_HEADERS } from "./security-headers.ts";
+import { formatDuration } from "./format-duration.ts";
 
 /**
  * Answer with JSON. `redact` sees the serialized body, so no field can carry a secret out; the security
@@ -79,7 +80,7 @@ export function readBody(req: IncomingMessage, limit: number, idleTimeoutMs: num
         fail(
           new HttpError(
             408,
-            `The request body stalled: nothing arrived for ${formatSeconds(idleTimeoutMs)}.`,
+            `The request body stalled: nothing arrived for ${formatDuration(idleTimeoutMs)}.`,
             { Connection: "close" },
           ),
         ),
@@ -103,10 +104,6 @@ export function readBody(req: IncomingMessage, limit: number, idleTimeoutMs: num
     });
     req.on("error", (error) => fail(new HttpError(400, `Could not read the request body: ${error.message}`)));
   });
-}
-
-function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function tooLarge(limit: number): HttpError {

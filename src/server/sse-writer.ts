@@ -1,4 +1,5 @@
 import { formatBytes } from "../shared/bytes.ts";
+import { formatDuration } from "./format-duration.ts";
 
 /** The part of a Node response the writer needs, so tests can pass a fake. */
 export interface SseSink {
@@ -129,7 +130,7 @@ export class SseWriter {
     }
     this.#stallTimer = setTimeout(() => {
       this.#stallTimer = undefined;
-      this.#drop(`it read nothing for ${formatSeconds(this.#options.readTimeoutMs)}`);
+      this.#drop(`it read nothing for ${formatDuration(this.#options.readTimeoutMs)}`);
     }, this.#options.readTimeoutMs);
   }
 
@@ -146,8 +147,4 @@ export class SseWriter {
     this.#sink.destroy();
     this.#options.onDrop(reason);
   }
-}
-
-function formatSeconds(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s` : `${ms} ms`;
 }
