@@ -15,6 +15,7 @@ export default defineConfig({
   preview: { ...shared, port: port ?? 4173, strictPort: true },
   test: {
     include: ["src/**/*.test.ts"],
+    setupFiles: ["src/test-setup.ts"],
     environment: "node",
   },
   // The Markdown worker loads its highlighter as a chunk of its own, which needs an ES module worker.
@@ -29,19 +30,18 @@ export default defineConfig({
         defaultHandler(warning);
       },
       output: {
-        // What every page needs loads as two chunks (the libraries, and the app's own code) rather than a
-        // handful of small ones that compress worse. Only what the entry imports statically: the offline
-        // models stay in their own chunk, loaded when no proxy is used, and Markdown comes with the first reply.
+        // What every page needs loads as one chunk (libraries and the app's own code together compress
+        // better than apart), not a handful of small ones. Only what the entry imports statically: the
+        // Agent, the validators, the offline models, Markdown and every panel load as chunks of their own.
         codeSplitting: {
           groups: [
-            {
-              name: "runtime",
-              test: /node_modules[\\/](?!marked|dompurify|highlight\.js)/,
-              tags: ["$initial"],
-            },
             // The entry stays out: its top-level await would hold this chunk unevaluated, and a chunk
             // loaded meanwhile (the in-memory store, the offline models) that imports it would wait forever.
-            { name: "app", test: /[\\/]src[\\/](?!main\.ts$)/, tags: ["$initial"] },
+            {
+              name: "app",
+              test: /([\\/]src[\\/](?!main\.ts$))|(node_modules[\\/](?!marked|dompurify|highlight\.js))/,
+              tags: ["$initial"],
+            },
           ],
         },
       },

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: measures the playground against baselines taken in the same run, in headless Chromium
 // (and in Node for the proxy), prints a table and writes the figures to bench/results.json.
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -9,6 +9,7 @@ import { chromium } from "@playwright/test";
 import { build, preview, runnerImport } from "vite";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/chromium-path.mjs";
 import { appBenchmarks } from "./app-bench.mjs";
+import { floorJs, INITIAL_JS_BUDGET, initialAssets } from "../scripts/bundle-budget.mjs";
 import { median, summarize } from "./stats.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -75,40 +76,10 @@ async function buildAll() {
 
 async function bundleSizes() {
   console.log("Bundle sizes…");
-  const html = await readFile(join(root, "dist", "index.html"), "utf8");
-  // Asset URLs are relative ("./assets/…"): the build runs under any path of a static host.
-  const assets = [...html.matchAll(/(?:src|href)="(?:\.\/|\/)(assets\/[^"]+\.(?:js|css))"/g)].map(
-    (match) => match[1],
-  );
-  if (!assets.some((asset) => asset.endsWith(".js"))) throw new Error("dist/index.html names no script.");
-  let js = 0;
-  let css = 0;
-  for (const asset of assets) {
-    const size = gzipSync(await readFile(join(root, "dist", asset))).length / 1024;
-    if (asset.endsWith(".css")) css += size;
-    else js += size;
-  }
-  // The floor for this design: Agent and streamProxy alone, bundled the same way.
-  const floorDir = join(out, "floor");
-  await mkdir(floorDir, { recursive: true });
-  const entry = join(floorDir, "entry.ts");
-  await writeFile(
-    entry,
-    'import { Agent, streamProxy } from "@earendil-works/pi-agent-core";\nconsole.log(Agent, streamProxy);\n',
-  );
-  const result = await build({
-    root,
-    configFile: false,
-    logLevel: "error",
-    build: { write: false, minify: true, rollupOptions: { input: entry, onwarn: () => undefined } },
-  });
-  const outputs = (Array.isArray(result) ? result : [result]).flatMap((item) => item.output);
-  const floor = outputs
-    .filter((item) => item.type === "chunk")
-    .reduce((sum, chunk) => sum + gzipSync(chunk.code).length / 1024, 0);
+  const [{ js, css }, floor] = await Promise.all([initialAssets(root), floorJs(root)]);
   record("bundle: initial JS", "gzip", [js], "Agent + streamProxy alone", [floor], {
     unit: "kB",
-    goal: "≤ 3× the floor",
+    goal: `≤ ${INITIAL_JS_BUDGET}× the floor`,
   });
   record("bundle: initial CSS", "gzip", [css], "-", undefined, { unit: "kB" });
   // Loaded only when no proxy is used: the offline models answered in the page.
@@ -118,6 +89,22 @@ async function bundleSizes() {
   if (!inPage) throw new Error("The build has no in-page proxy chunk.");
   const inPageSize = gzipSync(await readFile(join(root, "dist", "assets", inPage))).length / 1024;
   record("bundle: offline models in the page (lazy)", "gzip", [inPageSize], "-", undefined, { unit: "kB" });
+  // What the first paint does without: each a chunk of its own, requested when first needed.
+  const names = await readdir(join(root, "dist", "assets"));
+  const lazy = [
+    ["the Agent and its stream (requested as a session opens)", /^agent-runtime-.*\.js$/],
+    ["session validators (requested as storage opens)", /^(validator|validate|entry-validate)-.*\.js$/],
+    ["inspector", /^Inspector-.*\.js$/],
+    ["calls view", /^CallsView-.*\.js$/],
+  ];
+  for (const [label, pattern] of lazy) {
+    const files = names.filter((name) => pattern.test(name));
+    if (files.length === 0) throw new Error(`The build has no chunk for ${label}.`);
+    let size = 0;
+    for (const file of files)
+      size += gzipSync(await readFile(join(root, "dist", "assets", file))).length / 1024;
+    record(`bundle: ${label} (lazy)`, "gzip", [size], "-", undefined, { unit: "kB" });
+  }
 }
 
 async function proxyBenchmarks() {

@@ -17,7 +17,6 @@ import type { PolicyRole } from "../messages/types.ts";
 import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { sumUsage } from "../models/usage.ts";
 import { projectModelView } from "../model-view/project.ts";
-import { providerView, type ProviderView } from "../model-view/provider-view.ts";
 import { modelFromInfo, modelFromRef } from "../models/model-ref.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
 import type { Notices } from "../notices/notices.svelte.ts";
@@ -44,7 +43,7 @@ import {
   type QueueModes,
   type SessionSettings,
 } from "./session-settings.ts";
-import { DEMO_TOOLS } from "./tools/demo-tools.ts";
+import { DEMO_TOOL_DECLARATIONS } from "./tools/demo-tool-declarations.ts";
 import { Transcript } from "./transcript.svelte.ts";
 
 export type { Delivery, LastRequest } from "./run-controller.svelte.ts";
@@ -84,7 +83,7 @@ export interface SessionInit {
 
 /** The leading system message of a new session: the prompt and the declarations of the playground's tools. */
 export function createSystemFact(prompt = DEFAULT_SYSTEM_PROMPT): AgentMessage {
-  return createInitialSystemMessage(prompt, DEMO_TOOLS.map(toToolDeclaration)) as AgentMessage;
+  return createInitialSystemMessage(prompt, DEMO_TOOL_DECLARATIONS.map(toToolDeclaration)) as AgentMessage;
 }
 
 /**
@@ -121,12 +120,6 @@ export class ChatSession {
     const info = this.#deps.catalog.find(ref);
     return info ? modelFromInfo(info) : modelFromRef(ref);
   }
-
-  /**
-   * What the session's provider would receive of the model view: pi-ai's adapter transform for the
-   * session's model. Computed only when something shows it.
-   */
-  readonly providerView: ProviderView = $derived(providerView(this.modelView.messages, this.model));
 
   /**
    * How many leading facts the model has already seen: those in the last request from this tab, and

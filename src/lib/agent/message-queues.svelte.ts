@@ -8,11 +8,12 @@ export type RunQueue = "steering" | "followUp";
  * emits the very object it was given), and rebuild its queue when one item is removed.
  */
 export class MessageQueues {
-  readonly #agent: Agent;
+  /** The Agent once loaded; before that no run exists, and its queues are empty. */
+  readonly #agent: () => Agent | undefined;
   #steering = $state.raw<AgentMessage[]>([]);
   #followUp = $state.raw<AgentMessage[]>([]);
 
-  constructor(agent: Agent) {
+  constructor(agent: () => Agent | undefined) {
     this.#agent = agent;
   }
 
@@ -25,13 +26,13 @@ export class MessageQueues {
 
   /** Delivered after the current turn's tool calls finish. */
   steer(message: AgentMessage): void {
-    this.#agent.steer(message);
+    this.#agent()?.steer(message);
     this.#steering = [...this.#steering, message];
   }
 
   /** Delivered only when the agent would otherwise stop. */
   followUp(message: AgentMessage): void {
-    this.#agent.followUp(message);
+    this.#agent()?.followUp(message);
     this.#followUp = [...this.#followUp, message];
   }
 
@@ -45,17 +46,17 @@ export class MessageQueues {
   remove(queue: RunQueue, index: number): void {
     if (queue === "steering") {
       this.#steering = this.#steering.filter((_, position) => position !== index);
-      this.#agent.clearSteeringQueue();
-      for (const message of this.#steering) this.#agent.steer(message);
+      this.#agent()?.clearSteeringQueue();
+      for (const message of this.#steering) this.#agent()?.steer(message);
     } else {
       this.#followUp = this.#followUp.filter((_, position) => position !== index);
-      this.#agent.clearFollowUpQueue();
-      for (const message of this.#followUp) this.#agent.followUp(message);
+      this.#agent()?.clearFollowUpQueue();
+      for (const message of this.#followUp) this.#agent()?.followUp(message);
     }
   }
 
   clear(): void {
-    this.#agent.clearAllQueues();
+    this.#agent()?.clearAllQueues();
     this.#steering = [];
     this.#followUp = [];
   }

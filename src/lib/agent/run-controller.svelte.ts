@@ -1,4 +1,4 @@
-import { Agent, type AgentEvent, type AgentMessage } from "@earendil-works/pi-agent-core";
+import type { Agent, AgentEvent, AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Message } from "@earendil-works/pi-ai";
 import { projectModelView } from "../model-view/project.ts";
 import type { CallRecorder } from "./recording/call-recorder.ts";
@@ -12,12 +12,11 @@ import type { SessionWriter } from "../storage/session-writer.ts";
 import type { TabChannel, TabLock } from "../storage/tab-sync.ts";
 import { decided, type ApprovalDecision } from "./approvals.ts";
 import { MessageQueues, type RunQueue } from "./message-queues.svelte.ts";
-import { createProxyStreamFn, type RecordedRequest, type StreamRouter } from "./proxy-stream.ts";
+import type { RecordedRequest, StreamRouter } from "./proxy-stream.ts";
 import type { Replica } from "./replica.svelte.ts";
 import type { SessionSettingsState } from "./session-settings.svelte.ts";
 import { StreamingReply } from "./streaming-reply.svelte.ts";
 import { ToolApprovals } from "./tool-approvals.svelte.ts";
-import { DEMO_TOOLS } from "./tools/demo-tools.ts";
 import type { Transcript } from "./transcript.svelte.ts";
 
 /** How an injected message is delivered, in the terms of pi's `sendCustomMessage`. */
@@ -58,10 +57,12 @@ const RUNNING_ELSEWHERE =
 export class RunController {
   readonly queues: MessageQueues;
   readonly #host: RunHost;
-  readonly #agent: Agent;
+  /** pi's Agent, once its chunk has loaded (see agent-runtime.ts); every run waits for it. */
+  #agent: Agent | undefined;
+  readonly #agentReady: Promise<Agent>;
   readonly #reply: StreamingReply;
   readonly #approvals: ToolApprovals;
-  readonly #unsubscribe: () => void;
+  #unsubscribe: () => void = () => undefined;
   #running = $state(false);
   #lastRequest = $state.raw<LastRequest | undefined>(undefined);
   /** Bash executions recorded during a run; appended when it ends, as pi's coding agent does. */
@@ -83,36 +84,39 @@ export class RunController {
       record: (request) => void transcript.append([request]),
       settle: (request, outcome) => void transcript.replaceFact(request, outcome),
     });
-    this.#agent = new Agent({
-      initialState: {
-        model: this.#model(),
-        thinkingLevel: settings.current.thinkingLevel,
-        tools: [...DEMO_TOOLS],
-      },
-      convertToLlm: (messages) => convertToLlm(messages, settings.current.context.policies),
-      // No transformContext: the transcript's context is already the session projection (compaction and
-      // context edits applied, as pi's session manager applies them).
-      streamFn: createProxyStreamFn({
+    this.queues = new MessageQueues(() => this.#agent);
+    this.#agentReady = import("./agent-runtime.ts").then((runtime) => {
+      const agent = runtime.createSessionAgent({
+        initialState: { model: this.#model(), thinkingLevel: settings.current.thinkingLevel },
+        convertToLlm: (messages) => convertToLlm(messages, settings.current.context.policies),
+        // No transformContext: the transcript's context is already the session projection (compaction
+        // and context edits applied, as pi's session manager applies them).
         router: host.router,
         onRequest: (request) => {
           this.#lastRequest = { request, factCount: transcript.facts.length };
           return host.recorder.begin(request, this.#sourcesOf(request.messages), transcript.leafId);
         },
         onAnswered: (callId) => host.recorder.answered(callId),
-      }),
-      beforeToolCall: this.#approvals.gate,
-      // Every request is built from the transcript as it is now, with the session's current model and
-      // thinking level: pi's hook for replacing the request's context instead of editing the loop's arrays.
-      prepareRequest: ({ context }) => ({
-        context: { ...context, messages: transcript.context() },
-        model: this.#model(),
-        thinkingLevel: settings.current.thinkingLevel,
-      }),
-      sessionId: host.sessionId,
+        beforeToolCall: this.#approvals.gate,
+        // Every request is built from the transcript as it is now, with the session's current model and
+        // thinking level: pi's hook for replacing the request's context instead of editing the loop's arrays.
+        prepareRequest: ({ context }) => ({
+          context: { ...context, messages: transcript.context() },
+          model: this.#model(),
+          thinkingLevel: settings.current.thinkingLevel,
+        }),
+        sessionId: host.sessionId,
+      });
+      // A session closed while the chunk loaded never runs: nothing to bind.
+      if (this.#closed) return agent;
+      this.#agent = agent;
+      transcript.bindAgent(agent);
+      this.#unsubscribe = agent.subscribe((event) => this.#onEvent(event));
+      this.applyQueueModes();
+      return agent;
     });
-    transcript.bindAgent(this.#agent);
-    this.queues = new MessageQueues(this.#agent);
-    this.#unsubscribe = this.#agent.subscribe((event) => this.#onEvent(event));
+    // A chunk that fails to load is reported by the run that needed it, not as an unhandled rejection.
+    this.#agentReady.catch(() => undefined);
   }
 
   get running(): boolean {
@@ -174,9 +178,9 @@ export class RunController {
       this.queues.steer(createUserMessage(prompt));
       return true;
     }
-    return this.#run(async () => {
+    return this.#run(async (agent) => {
       const held = this.#host.settings.takeNextTurn();
-      await this.#agent.prompt([createUserMessage(prompt), ...held]);
+      await agent.prompt([createUserMessage(prompt), ...held]);
     });
   }
 
@@ -210,11 +214,10 @@ export class RunController {
     const { transcript } = this.#host;
     const parent = transcript.entry(replyEntryId)?.parentId;
     if (this.#running || parent === undefined || parent === null) return;
-    await this.#run(async () => {
+    await this.#run(async (agent) => {
       transcript.moveLeaf(parent);
       transcript.syncAgent();
-      if (this.#agent.state.messages.at(-1)?.role === "assistant") await this.#agent.prompt([]);
-      else await this.#agent.continue();
+      await continueFrom(agent);
     });
   }
 
@@ -224,11 +227,11 @@ export class RunController {
     const entry = transcript.entry(promptEntryId);
     const prompt = text.trim();
     if (this.#running || !entry || !prompt) return false;
-    return this.#run(async () => {
+    return this.#run(async (agent) => {
       transcript.moveLeaf(entry.parentId);
       transcript.syncAgent();
       const held = this.#host.settings.takeNextTurn();
-      await this.#agent.prompt([createUserMessage(prompt), ...held]);
+      await agent.prompt([createUserMessage(prompt), ...held]);
     });
   }
 
@@ -238,7 +241,7 @@ export class RunController {
    */
   async retry(): Promise<void> {
     if (this.#running) return;
-    await this.#run(async () => {
+    await this.#run(async (agent) => {
       const { transcript } = this.#host;
       const index = transcript.facts.length - 1;
       const last = transcript.facts[index];
@@ -251,15 +254,13 @@ export class RunController {
         transcript.appendEntry({ type: "context_edit", targetId: entryId, replacement: null });
         transcript.syncAgent();
       }
-      // Continuing needs the context to end with something the model answers (a prompt or a tool result).
-      if (this.#agent.state.messages.at(-1)?.role === "assistant") await this.#agent.prompt([]);
-      else await this.#agent.continue();
+      await continueFrom(agent);
     });
   }
 
   /** Abort the run; the partial reply is kept and marked aborted. */
   stop(): void {
-    this.#agent.abort();
+    this.#agent?.abort();
   }
 
   /**
@@ -286,7 +287,7 @@ export class RunController {
           this.queues.steer(message);
           return;
         }
-        await this.#run(() => this.#agent.prompt(message));
+        await this.#run((agent) => agent.prompt(message));
         return;
       case "steer":
       case "followUp":
@@ -302,9 +303,11 @@ export class RunController {
 
   /** The session's queue modes, on the Agent's queues (they apply from the next delivery on). */
   applyQueueModes(): void {
+    const agent = this.#agent;
+    if (!agent) return;
     const modes = this.#host.settings.current.queueModes;
-    this.#agent.steeringMode = modes.steering;
-    this.#agent.followUpMode = modes.followUp;
+    agent.steeringMode = modes.steering;
+    agent.followUpMode = modes.followUp;
   }
 
   /** Record a bash execution typed as `!command` (or `!!command`). During a run it waits for the run to end. */
@@ -362,7 +365,7 @@ export class RunController {
 
   /** Stop a run in progress and wait until its last fact is handled and a write attempted. */
   async settle(): Promise<void> {
-    this.#agent.abort();
+    this.#agent?.abort();
     await this.#runPromise;
     await this.#host.writer.flush();
   }
@@ -370,16 +373,16 @@ export class RunController {
   /** Stop for good: abort, let the last events be handled (the partial reply is stored), then detach. */
   async close(): Promise<void> {
     this.#closed = true;
-    this.#agent.abort();
+    this.#agent?.abort();
     await this.#runPromise;
-    await this.#agent.waitForIdle();
+    await this.#agent?.waitForIdle();
     this.#unsubscribe();
   }
 
   // --- runs and locking ----------------------------------------------------------------------------
 
   /** Run a turn under the session's lock; false when it could not start (another tab runs the session). */
-  async #run(start: () => Promise<void>): Promise<boolean> {
+  async #run(start: (agent: Agent) => Promise<void>): Promise<boolean> {
     if (this.#running) return false;
     if (this.#host.replica.runningElsewhere) {
       this.#notice(RUNNING_ELSEWHERE);
@@ -392,18 +395,20 @@ export class RunController {
     return run;
   }
 
-  async #runLocked(start: () => Promise<void>): Promise<boolean> {
+  async #runLocked(start: (agent: Agent) => Promise<void>): Promise<boolean> {
     const { channel, sessionId, lock, replica, transcript, writer } = this.#host;
     try {
+      // Loaded as the session opened; a run that starts sooner waits for it here.
+      const agent = await this.#agentReady;
       const outcome = await lock.run(async () => {
         channel.post({ type: "running", sessionId, running: true });
         try {
           await this.#catchUp();
           transcript.syncAgent();
-          this.#agent.state.model = this.#model();
-          this.#agent.state.thinkingLevel = this.#host.settings.current.thinkingLevel;
+          agent.state.model = this.#model();
+          agent.state.thinkingLevel = this.#host.settings.current.thinkingLevel;
           this.applyQueueModes();
-          if (!this.#closed) await start();
+          if (!this.#closed) await start(agent);
         } finally {
           // Still under the lock: bash recorded during the run lands now, then what others wrote meanwhile.
           this.#running = false;
@@ -512,4 +517,9 @@ export class RunController {
         return;
     }
   }
+}
+
+/** Continuing needs the context to end with something the model answers (a prompt or a tool result). */
+function continueFrom(agent: Agent): Promise<void> {
+  return agent.state.messages.at(-1)?.role === "assistant" ? agent.prompt([]) : agent.continue();
 }

@@ -1,7 +1,7 @@
 import type { AgentMessage, ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings, type Visibility } from "../messages/policies.ts";
 import { POLICY_ROLES } from "../messages/types.ts";
-import { validateMessage } from "../messages/validate.ts";
+import { validators } from "../messages/validators.ts";
 import type { ModelRef } from "../models/model-ref.ts";
 import { isThinkingLevel } from "../../shared/enums.ts";
 import { isObject } from "../../shared/is-object.ts";
@@ -75,7 +75,7 @@ export function readSettings(raw: unknown): SessionSettings {
   const queues = isObject(value.queueModes) ? value.queueModes : {};
   const nextTurn = Array.isArray(value.nextTurn)
     ? value.nextTurn.flatMap((message) => {
-        const validation = validateMessage(message);
+        const validation = validators().validateMessage(message);
         return validation.ok ? [validation.message] : [];
       })
     : [];

@@ -7,6 +7,7 @@ import {
 } from "../agent/chat-session.svelte.ts";
 import { ProxyConnection } from "../connection/proxy-connection.svelte.ts";
 import { readSettings } from "../agent/session-settings.ts";
+import { loadValidators } from "../messages/validators.ts";
 import { createBranchSummary } from "../messages/factories.ts";
 import { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { Notices } from "../notices/notices.svelte.ts";
@@ -79,6 +80,9 @@ export class Workspace {
       onVersionChange: () => health.versionChanged(reload),
       onBlocked: () => health.upgradeBlocked(),
     };
+    // The validators load while storage opens: every read after this point checks what it reads.
+    const validatorsLoaded = loadValidators();
+    validatorsLoaded.catch(() => undefined);
     let store: SessionStore;
     try {
       store = await (options.openStore ?? ((open) => IdbSessionStore.open(open)))(hooks);
@@ -88,6 +92,7 @@ export class Workspace {
       useMemoryKeyValueStore();
       health.fellBackToMemory((error as Error).message);
     }
+    await validatorsLoaded;
     notices.dismiss("storage:blocked");
     health.opened(store.kind);
     const workspace = new Workspace(origin, store, notices, health);

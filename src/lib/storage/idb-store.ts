@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { SessionEntry } from "../messages/entries.ts";
+import { loadValidators } from "../messages/validators.ts";
 import {
   callRecords,
   keptBytes,
@@ -63,7 +64,9 @@ export class IdbSessionStore implements SessionStore {
   }
 
   static async open(options?: OpenOptions): Promise<IdbSessionStore> {
-    return new IdbSessionStore(await openPlaygroundDb(options));
+    // Records are validated as they are read: the validators load while the database opens.
+    const [db] = await Promise.all([openPlaygroundDb(options), loadValidators()]);
+    return new IdbSessionStore(db);
   }
 
   close(): void {

@@ -1,8 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message, Usage } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "../messages/entries.ts";
-import { describeErrors, validateMessage } from "../messages/validate.ts";
-import { validateEntry } from "../messages/entry-validate.ts";
+import { validators } from "../messages/validators.ts";
 import type { Captured, ProviderEndpoint } from "../../shared/api-types.ts";
 import { isObject } from "../../shared/is-object.ts";
 
@@ -191,7 +190,7 @@ export function readEntryRecord(raw: unknown): ReadResult<EntryRecord> {
   if (refused) return { ok: false, reason: refused };
   if (typeof raw.sessionId !== "string" || typeof raw.seq !== "number")
     return { ok: false, reason: "the record has no session id or sequence number" };
-  const entry = validateEntry(raw.entry);
+  const entry = validators().validateEntry(raw.entry);
   if (!entry.ok) return { ok: false, reason: entry.reason };
   return {
     ok: true,
@@ -258,6 +257,7 @@ export function readInflightRecord(raw: unknown): ReadResult<InflightRecord> {
   const version = versionOf(raw);
   if (version === undefined || version > SCHEMA_VERSION)
     return { ok: false, reason: "the in-flight record was written by a newer version" };
+  const { validateMessage, describeErrors } = validators();
   const validation = validateMessage(raw.message);
   if (!validation.ok) return { ok: false, reason: describeErrors(validation.errors) };
   return {

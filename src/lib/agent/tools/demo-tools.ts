@@ -1,7 +1,7 @@
 import type { AgentTool } from "@earendil-works/pi-agent-core";
 import { evaluateArithmetic, formatNumber } from "./arithmetic.ts";
 import { addNote } from "./notes-store.ts";
-import { DEMO_TOOL_NAMES } from "../../../shared/demo-tool-names.ts";
+import { CALCULATE, CURRENT_TIME, SAVE_NOTE } from "./demo-tool-declarations.ts";
 
 /**
  * The tools the playground's agent can call, executed in the browser. Two read (the time, arithmetic),
@@ -9,10 +9,7 @@ import { DEMO_TOOL_NAMES } from "../../../shared/demo-tool-names.ts";
  */
 
 const currentTime: AgentTool = {
-  name: DEMO_TOOL_NAMES.time,
-  label: "Current time",
-  description: "Returns the current date and time of the user's browser, with its time zone.",
-  parameters: { type: "object", properties: {}, additionalProperties: false },
+  ...CURRENT_TIME,
   async execute() {
     const now = new Date();
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -22,15 +19,7 @@ const currentTime: AgentTool = {
 };
 
 const calculate: AgentTool = {
-  name: DEMO_TOOL_NAMES.arithmetic,
-  label: "Calculator",
-  description: 'Evaluates an arithmetic expression with + - * / % ^ and parentheses, e.g. "12 * (3 + 4)".',
-  parameters: {
-    type: "object",
-    properties: { expression: { type: "string", description: "The expression to evaluate." } },
-    required: ["expression"],
-    additionalProperties: false,
-  },
+  ...CALCULATE,
   async execute(_id, params) {
     // pi validated the arguments against `parameters` before calling.
     const { expression } = params as { expression: string };
@@ -43,16 +32,7 @@ const calculate: AgentTool = {
 };
 
 const saveNote: AgentTool = {
-  name: DEMO_TOOL_NAMES.note,
-  label: "Save a note",
-  description:
-    "Saves a short note in the user's browser. Changes stored data, so the user may be asked to approve it.",
-  parameters: {
-    type: "object",
-    properties: { text: { type: "string", description: "The note to save." } },
-    required: ["text"],
-    additionalProperties: false,
-  },
+  ...SAVE_NOTE,
   async execute(_id, params) {
     const { text } = params as { text: string };
     const notes = await addNote(text);
