@@ -1,11 +1,11 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { convertToLlm } from "../src/lib/messages/convert.ts";
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../src/lib/messages/policies.ts";
-import { projectModelView } from "../src/lib/model-view/project.ts";
+import { ModelViewProjector, projectModelView } from "../src/lib/model-view/project.ts";
 import { IdbSessionStore } from "../src/lib/storage/idb-store.ts";
 import { defaultSettings } from "../src/lib/agent/session-settings.ts";
 import { chainEntries, type SessionEntry } from "../src/lib/messages/entries.ts";
-import { projectSession } from "../src/lib/model-view/session-projection.ts";
+import { projectSession, SessionProjector } from "../src/lib/model-view/session-projection.ts";
 import { SCHEMA_VERSION, type SessionMeta } from "../src/lib/storage/records.ts";
 import { syntheticFacts } from "./synthetic-session.ts";
 
@@ -33,21 +33,26 @@ function time(work: () => unknown, minimumMs = 25): number {
 }
 
 /**
- * Model view recompute, as the inspector does it after each change: the facts array is replaced with
- * one more fact, all earlier fact objects unchanged. The floor is a plain convertToLlm over the same facts.
+ * The model view after a change, as the session computes it: the path of entries, projected (compaction,
+ * edits), then convertToLlm, each step with the provenance the inspector shows.
+ * - `subject`: after one fact is appended, through the session's incremental projectors (the common case:
+ *   every message of a run).
+ * - `rebuild`: the same from scratch with warm caches (a branch switch, an edit, a policy change).
+ * - `cold`: from scratch with every entry a new object (a session just loaded), one call each.
+ * The floor is a plain convertToLlm over the same facts.
  */
 export function modelView(
   count: number,
   runs: number,
-): { subject: number[]; floor: number[]; cold: number[] } {
-  // The session's pipeline: the path of entries, projected (compaction, edits), then convertToLlm.
+): { subject: number[]; rebuild: number[]; floor: number[]; cold: number[] } {
   const facts = syntheticFacts(count);
   const path = chainEntries(facts, null);
-  const view = (entries: SessionEntry[]) => projectModelView(projectSession(entries, SETTINGS), SETTINGS);
+  const full = (entries: SessionEntry[]) => projectModelView(projectSession(entries, SETTINGS), SETTINGS);
   const subject: number[] = [];
+  const rebuild: number[] = [];
   const floor: number[] = [];
   const cold: number[] = [];
-  view(path);
+  full(path);
   convertToLlm(facts, SETTINGS.policies);
   for (let run = 0; run < runs; run++) {
     const added = {
@@ -57,13 +62,21 @@ export function modelView(
     } as AgentMessage;
     const next = [...path, ...chainEntries([added], path.at(-1)?.id ?? null)];
     const nextFacts = [...facts, added];
-    subject.push(time(() => view(next)));
+    // The session's projectors, holding the view before the append (set up untimed).
+    const sessionProjector = new SessionProjector();
+    const viewProjector = new ModelViewProjector();
+    viewProjector.project(sessionProjector.project(path, SETTINGS), SETTINGS);
+    const started = performance.now();
+    const view = viewProjector.project(sessionProjector.project(next, SETTINGS), SETTINGS);
+    subject.push(performance.now() - started);
+    if (view.fates.length !== count + 1) throw new Error("the incremental view missed the new fact");
+    rebuild.push(time(() => full(next)));
     floor.push(time(() => convertToLlm(nextFacts, SETTINGS.policies)));
     // Cold: every entry is a new object (a freshly loaded session), so nothing is cached; one call each.
     const fresh = chainEntries(syntheticFacts(count, run + 2), null);
-    cold.push(time(() => view(fresh), 0));
+    cold.push(time(() => full(fresh), 0));
   }
-  return { subject, floor, cold };
+  return { subject, rebuild, floor, cold };
 }
 
 const DB_SAMPLE = 21;

@@ -3,7 +3,7 @@ import type { AssistantMessage } from "@earendil-works/pi-ai";
 
 /**
  * A realistic session of `count` facts for benchmarks: turns of user prompt, assistant reply with a tool
- * call, tool result and final answer, sprinkled with the custom types (notifications, bash, progress,
+ * call, tool result (a few kB, like a file read) and final answer, sprinkled with the custom types (notifications, bash, progress,
  * approvals, custom messages), each about the size of a real one.
  */
 export function syntheticFacts(count: number, seed = 1): AgentMessage[] {
@@ -58,8 +58,8 @@ export function syntheticFacts(count: number, seed = 1): AgentMessage[] {
               {
                 type: "toolCall",
                 id: `call_${t}`,
-                name: "calculate",
-                arguments: { expression: "12 * (3 + 4)" },
+                name: "read_file",
+                arguments: { path: `src/module-${t % 97}.ts` },
               },
             ],
             t,
@@ -70,8 +70,9 @@ export function syntheticFacts(count: number, seed = 1): AgentMessage[] {
         facts.push({
           role: "toolResult",
           toolCallId: `call_${t - 1}`,
-          toolName: "calculate",
-          content: [{ type: "text", text: "12 * (3 + 4) = 84" }],
+          toolName: "read_file",
+          // A file's worth of output, as coding agents' tool results mostly are: a few kB each.
+          content: [{ type: "text", text: words(450) }],
           isError: false,
           timestamp: t,
         });

@@ -1,6 +1,14 @@
 import type { Page } from "@playwright/test";
 import { staticUrl } from "./ports.ts";
-import { expect, lastReply, openPlayground, readStoredFacts, sendMessage, test } from "./support.ts";
+import {
+  expect,
+  lastReply,
+  openPlayground,
+  readStoredFacts,
+  readStoredSession,
+  sendMessage,
+  test,
+} from "./support.ts";
 
 /**
  * The built app served by a plain static file server under /playground/ (no API, no special headers), as
@@ -89,17 +97,23 @@ test("the offline models answer the same with the playground's server and withou
     await expect(lastReply(page)).toContainText("returned: 2 + 3 = 5", { timeout: 15_000 });
     await sendMessage(page, "show context");
     await expect(lastReply(page)).toContainText("I received 8 messages", { timeout: 15_000 });
-    const items = await page
-      .getByRole("region", { name: "Conversation" })
-      .locator("[data-fact-index]")
-      .allTextContents();
+    // The facts as stored (the chat renders only the messages in view): each one's role and its text.
+    const { messages } = await readStoredSession(page);
+    const items = messages.map((value) => {
+      const message = value as { role: string; content?: unknown };
+      const content = message.content;
+      const text = Array.isArray(content)
+        ? content.map((part: { text?: string; name?: string }) => part.text ?? part.name ?? "").join("|")
+        : String(content ?? "");
+      return `${message.role}: ${text}`;
+    });
     await page.close();
     return { items, requests };
   }
   const served = await transcript(`${baseURL}/`);
   const inPage = await transcript(staticUrl());
-  // Three prompts, four replies, and the tool result shown with the call it answers.
-  expect(inPage.items).toHaveLength(8);
+  // The system prompt, three prompts, four replies and the tool result.
+  expect(inPage.items).toHaveLength(9);
   expect(inPage.items).toEqual(served.items);
   // With a proxy the page never downloads the offline models; without one it does.
   expect(served.requests.filter((url) => url.includes("in-page-proxy"))).toEqual([]);

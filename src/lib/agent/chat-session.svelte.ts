@@ -16,7 +16,7 @@ import type { Visibility } from "../messages/policies.ts";
 import type { PolicyRole } from "../messages/types.ts";
 import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { sumUsage } from "../models/usage.ts";
-import { projectModelView } from "../model-view/project.ts";
+import { ModelViewProjector, type ModelView } from "../model-view/project.ts";
 import { modelFromInfo, modelFromRef } from "../models/model-ref.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
 import type { Notices } from "../notices/notices.svelte.ts";
@@ -110,7 +110,11 @@ export class ChatSession {
   readonly usage = $derived(sumUsage(this.facts));
 
   /** Exactly what the next request will carry (before the new prompt is appended), with provenance. */
-  readonly modelView = $derived(projectModelView(this.projection, this.settings.context));
+  // A cache, not state: the model view of a session that only grew extends the previous one.
+  readonly #viewProjector = new ModelViewProjector();
+  readonly modelView: ModelView = $derived(
+    this.#viewProjector.project(this.projection, this.settings.context),
+  );
 
   /** The session's model as the Agent carries it (the catalog's record once loaded). */
   readonly model: Model<Api> = $derived(this.modelOf(this.settings.model));
@@ -222,6 +226,7 @@ export class ChatSession {
       replica: this.#replica,
       recorder: this.#recorder,
       lock,
+      modelView: () => this.modelView,
     });
   }
 

@@ -1,6 +1,6 @@
 import type { Agent, AgentEvent, AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Message } from "@earendil-works/pi-ai";
-import { projectModelView } from "../model-view/project.ts";
+import type { ModelView } from "../model-view/project.ts";
 import type { CallRecorder } from "./recording/call-recorder.ts";
 import { convertToLlm } from "../messages/convert.ts";
 import { createUserMessage } from "../messages/factories.ts";
@@ -42,6 +42,8 @@ export interface RunHost {
   replica: Replica;
   recorder: CallRecorder;
   lock: TabLock;
+  /** The session's model view now (kept up to date incrementally by the session). */
+  modelView: () => ModelView;
 }
 
 const RUNNING_ELSEWHERE =
@@ -146,8 +148,8 @@ export class RunController {
    * conversions), so each sent message is found in the model view and traced to its fact's entry.
    */
   #sourcesOf(messages: readonly Message[]): (string | null)[] {
-    const { transcript, settings } = this.#host;
-    const view = projectModelView(transcript.projection, settings.current.context);
+    const { transcript } = this.#host;
+    const view = this.#host.modelView();
     // A lookup for this one call, not state.
     const factOf = new Map<Message, number>();
     view.messages.forEach((message, index) => factOf.set(message, view.sourceOf[index] ?? -1));

@@ -9,7 +9,7 @@ import {
   type EntryBase,
   type SessionEntry,
 } from "../messages/entries.ts";
-import { projectSession, type SessionProjection } from "../model-view/session-projection.ts";
+import { SessionProjector, type SessionProjection } from "../model-view/session-projection.ts";
 import type { EntryRecord } from "../storage/records.ts";
 
 /** Where the transcript's changes go to be stored (the session's writer). */
@@ -44,8 +44,10 @@ export class Transcript {
   #sink: EntrySink | undefined;
   #agent: Agent | undefined;
 
+  // A cache, not state: it remembers the last projection so a path that only grew is projected cheaply.
+  readonly #projector = new SessionProjector();
   readonly projection: SessionProjection = $derived(
-    projectSession(this.#path, { applyCompaction: this.#applyCompactionNow() }),
+    this.#projector.project(this.#path, { applyCompaction: this.#applyCompactionNow() }),
   );
 
   constructor(

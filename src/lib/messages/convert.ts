@@ -160,51 +160,92 @@ function cached(fact: object, key: string, build: () => Message, byPolicy = fals
  * invent "No result provided" results at the interruption.
  */
 export interface WalkOptions {
-  /** Called once per fact that is not skipped, with its conversion, in fact order. */
+  /** Called once per fact, with its conversion, in fact order. */
   onFate?: (factIndex: number, conversion: Conversion) => void;
-  /** Facts that never reach conversion, e.g. those dropped by transformContext. */
-  skip?: (fact: AgentMessage, index: number) => boolean;
+}
+
+/**
+ * The walk behind `forEachModelMessage`, one fact at a time. A walk whose end held nothing back can be
+ * resumed with more facts (`resumable`): the model view of a session that grew is then its previous
+ * view plus the new facts' messages, without walking the old ones again.
+ */
+export class ModelMessageWalk {
+  readonly #policies: VisibilityPolicies;
+  readonly #waitingResults = new Set<string>();
+  #held: { message: Message; index: number }[] = [];
+  /** The last `finish()` found nothing held back, so what it ended is what more facts continue. */
+  #resumable = true;
+  #emit: (message: Message, factIndex: number) => void;
+  #onFate: WalkOptions["onFate"];
+
+  constructor(
+    policies: VisibilityPolicies,
+    emit: (message: Message, factIndex: number) => void,
+    { onFate }: WalkOptions = {},
+  ) {
+    this.#policies = policies;
+    this.#emit = emit;
+    this.#onFate = onFate;
+  }
+
+  /** The walk can go on with more facts after `finish()`: it had held nothing back for later. */
+  get resumable(): boolean {
+    return this.#resumable;
+  }
+
+  /** Go on with new receivers (a resumed walk emits into the new view). */
+  redirect(emit: (message: Message, factIndex: number) => void, { onFate }: WalkOptions = {}): void {
+    this.#emit = emit;
+    this.#onFate = onFate;
+  }
+
+  step(fact: AgentMessage, index: number): void {
+    const conversion = convertMessage(fact, this.#policies);
+    this.#onFate?.(index, conversion);
+    const message = conversion.message;
+    if (!message) return;
+
+    if (conversion.byPolicy && this.#waitingResults.size > 0) {
+      this.#held.push({ message, index });
+      return;
+    }
+    if (message.role === "toolResult") {
+      this.#emit(message, index);
+      this.#waitingResults.delete(message.toolCallId);
+      if (this.#waitingResults.size === 0) this.#flush();
+      return;
+    }
+    this.#waitingResults.clear();
+    this.#flush();
+    this.#emit(message, index);
+    if (message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "aborted") {
+      for (const block of message.content) if (block.type === "toolCall") this.#waitingResults.add(block.id);
+    }
+  }
+
+  /** The facts so far are all walked: emit what was held back for results that never came. */
+  finish(): void {
+    this.#resumable = this.#held.length === 0;
+    this.#flush();
+  }
+
+  #flush(): void {
+    const held = this.#held;
+    this.#held = [];
+    for (const item of held) this.#emit(item.message, item.index);
+  }
 }
 
 export function forEachModelMessage(
   facts: readonly AgentMessage[],
   policies: VisibilityPolicies,
   emit: (message: Message, factIndex: number) => void,
-  { onFate, skip }: WalkOptions = {},
-): void {
-  const waitingResults = new Set<string>();
-  let held: { message: Message; index: number }[] = [];
-  const flush = () => {
-    for (const item of held) emit(item.message, item.index);
-    held = [];
-  };
-
-  for (let index = 0; index < facts.length; index++) {
-    const fact = facts[index] as AgentMessage;
-    if (skip?.(fact, index)) continue;
-    const conversion = convertMessage(fact, policies);
-    onFate?.(index, conversion);
-    const message = conversion.message;
-    if (!message) continue;
-
-    if (conversion.byPolicy && waitingResults.size > 0) {
-      held.push({ message, index });
-      continue;
-    }
-    if (message.role === "toolResult") {
-      emit(message, index);
-      waitingResults.delete(message.toolCallId);
-      if (waitingResults.size === 0) flush();
-      continue;
-    }
-    waitingResults.clear();
-    flush();
-    emit(message, index);
-    if (message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "aborted") {
-      for (const block of message.content) if (block.type === "toolCall") waitingResults.add(block.id);
-    }
-  }
-  flush();
+  options: WalkOptions = {},
+): ModelMessageWalk {
+  const walk = new ModelMessageWalk(policies, emit, options);
+  for (let index = 0; index < facts.length; index++) walk.step(facts[index] as AgentMessage, index);
+  walk.finish();
+  return walk;
 }
 
 /** The Agent's `convertToLlm`: facts in, the messages a provider receives out. Callable as pi calls it, with one argument. */

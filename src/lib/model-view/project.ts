@@ -1,10 +1,15 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
 import { chainEntries, type SessionEntry } from "../messages/entries.ts";
-import { forEachModelMessage } from "../messages/convert.ts";
+import { ModelMessageWalk, type Conversion } from "../messages/convert.ts";
 import type { ContextSettings } from "../messages/policies.ts";
 import { countOf } from "../../shared/count-of.ts";
-import { projectSession, type ContextFate, type SessionProjection } from "./session-projection.ts";
+import {
+  extensionOf,
+  projectSession,
+  type ContextFate,
+  type SessionProjection,
+} from "./session-projection.ts";
 import { estimateTokens } from "./tokens.ts";
 
 /** What happens to one fact on its way to the model. */
@@ -65,7 +70,15 @@ export interface ModelView {
 }
 
 export function projectModelView(projection: SessionProjection, settings: ContextSettings): ModelView {
-  const { facts, context, contextFacts } = projection;
+  return buildView(projection, settings).view;
+}
+
+/** The model view and the walk that made it, which a view of a longer session can continue. */
+function buildView(
+  projection: SessionProjection,
+  settings: ContextSettings,
+): { view: ModelView; walk: ModelMessageWalk } {
+  const { facts, context } = projection;
   const fates = new Array<Fate>(facts.length);
   const edits = new Map<number, Extract<ContextFate, { kind: "edited" | "omitted" }>>();
   projection.fates.forEach((fate, index) => {
@@ -75,44 +88,132 @@ export function projectModelView(projection: SessionProjection, settings: Contex
       edits.set(index, fate);
     } else if (fate.kind === "edited") edits.set(index, fate);
   });
-  const targetOf = new Int32Array(facts.length).fill(-1);
-  const sources: number[] = [];
-  const messages: Message[] = [];
-  let modelTokens = 0;
-  forEachModelMessage(
-    context,
-    settings.policies,
-    (message, contextIndex) => {
-      const factIndex = contextFacts[contextIndex] ?? -1;
-      if (factIndex >= 0 && targetOf[factIndex] === -1) targetOf[factIndex] = messages.length;
-      sources.push(factIndex);
-      messages.push(message);
-      modelTokens += estimateTokens(message);
-    },
-    {
-      onFate: (contextIndex, conversion) => {
-        const factIndex = contextFacts[contextIndex] ?? -1;
-        if (factIndex < 0) return;
-        fates[factIndex] = edits.has(factIndex) ? "edited" : conversion.fate;
-      },
-    },
-  );
-  const counts = { ...NO_COUNTS };
-  let factTokens = 0;
-  for (let index = 0; index < facts.length; index++) {
-    counts[fates[index] ?? "sent"]++;
-    factTokens += estimateTokens(facts[index] as AgentMessage);
+  const collect = new Collector(projection, fates, edits, new Int32Array(facts.length).fill(-1), [], 0);
+  const walk = new ModelMessageWalk(settings.policies, collect.emit, { onFate: collect.onFate });
+  for (let index = 0; index < context.length; index++) walk.step(context[index] as AgentMessage, index);
+  walk.finish();
+  return { view: collect.view(NO_COUNTS, 0, 0, []), walk };
+}
+
+/** Receives a walk's messages and fates into the arrays of one view. */
+class Collector {
+  readonly messages: Message[];
+  readonly sources: number[] = [];
+  #modelTokens: number;
+
+  constructor(
+    readonly projection: SessionProjection,
+    readonly fates: Fate[],
+    readonly edits: ModelView["edits"],
+    readonly targetOf: Int32Array,
+    messages: Message[],
+    modelTokens: number,
+  ) {
+    this.messages = messages;
+    this.#modelTokens = modelTokens;
   }
-  return {
-    messages,
-    sourceOf: Int32Array.from(sources),
-    targetOf,
-    fates,
-    edits,
-    counts,
-    factTokens,
-    modelTokens,
+
+  readonly emit = (message: Message, contextIndex: number): void => {
+    const factIndex = this.projection.contextFacts[contextIndex] ?? -1;
+    if (factIndex >= 0 && this.targetOf[factIndex] === -1) this.targetOf[factIndex] = this.messages.length;
+    this.sources.push(factIndex);
+    this.messages.push(message);
+    this.#modelTokens += estimateTokens(message);
   };
+
+  readonly onFate = (contextIndex: number, conversion: Conversion): void => {
+    const factIndex = this.projection.contextFacts[contextIndex] ?? -1;
+    if (factIndex < 0) return;
+    this.fates[factIndex] = this.edits.has(factIndex) ? "edited" : conversion.fate;
+  };
+
+  /** The view, counting the facts from `countFrom` on into `counts` and `factTokens` given for those before. */
+  view(
+    counts: FateCounts,
+    factTokens: number,
+    countFrom: number,
+    sourcesBefore: ArrayLike<number>,
+  ): ModelView {
+    const { facts } = this.projection;
+    const total = { ...counts };
+    let tokens = factTokens;
+    for (let index = countFrom; index < facts.length; index++) {
+      total[this.fates[index] ?? "sent"]++;
+      tokens += estimateTokens(facts[index] as AgentMessage);
+    }
+    const sourceOf = new Int32Array(sourcesBefore.length + this.sources.length);
+    sourceOf.set(sourcesBefore);
+    sourceOf.set(this.sources, sourcesBefore.length);
+    return {
+      messages: this.messages,
+      sourceOf,
+      targetOf: this.targetOf,
+      fates: this.fates,
+      edits: this.edits,
+      counts: total,
+      factTokens: tokens,
+      modelTokens: this.#modelTokens,
+    };
+  }
+}
+
+/**
+ * The model view kept up to date as the session changes, cheaply when the projection only grew (see
+ * SessionProjector): the previous view's walk goes on over the new context messages, and the earlier
+ * facts keep their messages and fates. Otherwise, or when the policies changed, or when the walk ended
+ * holding messages back for results that may still come, the view is built in full. Either way the
+ * result equals `projectModelView`.
+ */
+export class ModelViewProjector {
+  #projection: SessionProjection | undefined;
+  #settings: ContextSettings | undefined;
+  #view: ModelView | undefined;
+  #walk: ModelMessageWalk | undefined;
+
+  project(projection: SessionProjection, settings: ContextSettings): ModelView {
+    const previous = this.#view;
+    if (previous && projection === this.#projection && settings === this.#settings) return previous;
+    const extension = extensionOf(projection);
+    const walk = this.#walk;
+    const built =
+      previous &&
+      walk?.resumable &&
+      extension &&
+      extension.from === this.#projection &&
+      settings.policies === this.#settings?.policies
+        ? extendView(previous, walk, projection, extension.factsFrom, extension.contextFrom)
+        : buildView(projection, settings);
+    this.#projection = projection;
+    this.#settings = settings;
+    this.#view = built.view;
+    this.#walk = built.walk;
+    return built.view;
+  }
+}
+
+function extendView(
+  previous: ModelView,
+  walk: ModelMessageWalk,
+  projection: SessionProjection,
+  factsFrom: number,
+  contextFrom: number,
+): { view: ModelView; walk: ModelMessageWalk } {
+  const targetOf = new Int32Array(projection.facts.length).fill(-1);
+  targetOf.set(previous.targetOf);
+  const collect = new Collector(
+    projection,
+    previous.fates.slice(),
+    previous.edits,
+    targetOf,
+    previous.messages.slice(),
+    previous.modelTokens,
+  );
+  walk.redirect(collect.emit, { onFate: collect.onFate });
+  const { context } = projection;
+  for (let index = contextFrom; index < context.length; index++)
+    walk.step(context[index] as AgentMessage, index);
+  walk.finish();
+  return { view: collect.view(previous.counts, previous.factTokens, factsFrom, previous.sourceOf), walk };
 }
 
 /** The model view of a plain list of facts (one path, nothing edited): examples, tests and benchmarks. */

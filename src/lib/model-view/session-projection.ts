@@ -235,3 +235,103 @@ export function editableContent(message: AgentMessage): string | (TextContent | 
       return undefined;
   }
 }
+
+/** A projection made by extending another: its path is the other's plus entries that only add. */
+interface Extension {
+  from: SessionProjection;
+  /** The first new fact, and the first new context message. */
+  factsFrom: number;
+  contextFrom: number;
+}
+
+const extensions = new WeakMap<SessionProjection, Extension>();
+
+/** How `projection` was made from an earlier one, when it was (see SessionProjector). */
+export function extensionOf(projection: SessionProjection): Extension | undefined {
+  return extensions.get(projection);
+}
+
+/**
+ * Projects a session's path again after each change, cheaply when the path only grew: appended entries
+ * that are not compactions or context edits add their facts at the end and change nothing before them,
+ * so the new projection is the previous one plus theirs. Anything else (another branch, a replaced
+ * entry, a compaction, an edit) is projected in full. Either way the result equals `projectSession`.
+ */
+export class SessionProjector {
+  #path: readonly SessionEntry[] = [];
+  #applyCompaction = true;
+  #projection: SessionProjection | undefined;
+  /** Every entry a context edit on the path targets (an entry appended later must not be one). */
+  #editTargets = new Set<string>();
+
+  project(path: readonly SessionEntry[], { applyCompaction = true } = {}): SessionProjection {
+    const previous = this.#projection;
+    if (previous && path === this.#path && applyCompaction === this.#applyCompaction) return previous;
+    let next =
+      previous && applyCompaction === this.#applyCompaction ? this.#extend(previous, path) : undefined;
+    if (!next) {
+      next = projectSession(path, { applyCompaction });
+      this.#editTargets = new Set(
+        path.flatMap((entry) => (entry.type === "context_edit" ? [entry.targetId] : [])),
+      );
+    }
+    this.#path = path;
+    this.#applyCompaction = applyCompaction;
+    this.#projection = next;
+    return next;
+  }
+
+  #extend(previous: SessionProjection, path: readonly SessionEntry[]): SessionProjection | undefined {
+    const before = this.#path;
+    if (path.length < before.length) return undefined;
+    // The old path must be the new one's beginning, entry for entry (a replaced entry is a new object).
+    for (let index = before.length - 1; index >= 0; index--)
+      if (path[index] !== before[index]) return undefined;
+    const added = path.slice(before.length);
+    if (added.some((entry) => entry.type === "compaction" || entry.type === "context_edit")) return undefined;
+    if (added.some((entry) => this.#editTargets.has(entry.id))) return undefined;
+
+    const facts = previous.facts.slice();
+    const factIds = previous.factIds.slice();
+    const fates = previous.fates.slice();
+    const context = previous.context.slice();
+    const newContextFacts: number[] = [];
+    const markers = previous.markers.slice();
+    let { model, thinkingLevel } = previous;
+    for (const entry of added) {
+      if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
+      else if (entry.type === "model_change") model = { provider: entry.provider, modelId: entry.modelId };
+      else if (entry.type === "message" && entry.message.role === "assistant")
+        model = { provider: entry.message.provider, modelId: entry.message.model };
+      const fact = factOf(entry);
+      if (!fact) {
+        markers.push({ entry, afterFact: facts.length - 1 });
+        continue;
+      }
+      newContextFacts.push(facts.length);
+      facts.push(fact);
+      factIds.push(entry.id);
+      fates.push({ kind: "in" });
+      context.push(fact);
+    }
+    const contextFacts = new Int32Array(previous.contextFacts.length + newContextFacts.length);
+    contextFacts.set(previous.contextFacts);
+    contextFacts.set(newContextFacts, previous.contextFacts.length);
+    const next: SessionProjection = {
+      facts,
+      factIds,
+      fates,
+      context,
+      contextFacts,
+      markers,
+      model,
+      thinkingLevel,
+    };
+    extensions.set(next, {
+      from: previous,
+      factsFrom: previous.facts.length,
+      contextFrom: previous.context.length,
+    });
+    return next;
+  }
+}

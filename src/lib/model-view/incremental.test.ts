@@ -1,0 +1,196 @@
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { describe, expect, it } from "vitest";
+import { pathTo, type SessionEntry } from "../messages/entries.ts";
+import {
+  createApprovalRequest,
+  createBashExecution,
+  createCustomMessage,
+  createNotification,
+  createUserMessage,
+} from "../messages/factories.ts";
+import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../messages/policies.ts";
+import { ModelViewProjector, projectModelView } from "./project.ts";
+import { extensionOf, projectSession, SessionProjector } from "./session-projection.ts";
+
+/**
+ * The incremental projectors against the full projection, over long random histories of everything a
+ * session goes through: appends of every kind of fact, tool calls left waiting while an approval is
+ * recorded, markers, context edits, compactions, replaced entries, branch switches and policy changes.
+ * After every step both must equal what projecting from scratch gives.
+ */
+
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+const usage = {
+  input: 1,
+  output: 1,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 2,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
+function reply(text: string, toolCallIds: string[], t: number): AgentMessage {
+  return {
+    role: "assistant",
+    content: [
+      { type: "text", text },
+      ...toolCallIds.map((id) => ({
+        type: "toolCall" as const,
+        id,
+        name: "calculate",
+        arguments: { e: id },
+      })),
+    ],
+    api: "mirror",
+    provider: "mirror",
+    model: "mirror",
+    usage,
+    stopReason: toolCallIds.length > 0 ? "toolUse" : t % 7 === 0 ? "aborted" : "stop",
+    timestamp: t,
+  };
+}
+
+const ALL_IN: ContextSettings = {
+  ...DEFAULT_CONTEXT_SETTINGS,
+  policies: { notification: "userText", approval_request: "userText", progress: "userText" },
+};
+
+function history(seed: number, steps: number) {
+  const next = random(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  const entries: SessionEntry[] = [];
+  let leaf: string | null = null;
+  let path: SessionEntry[] = [];
+  let counter = 0;
+  let waiting: string[] = [];
+  let settings: ContextSettings = DEFAULT_CONTEXT_SETTINGS;
+  const sessionProjector = new SessionProjector();
+  const viewProjector = new ModelViewProjector();
+  let extended = 0;
+
+  const add = (fields: Record<string, unknown>) => {
+    const entry = {
+      ...fields,
+      id: `e${counter++}`,
+      parentId: leaf,
+      timestamp: new Date(counter * 1000).toISOString(),
+    } as SessionEntry;
+    entries.push(entry);
+    leaf = entry.id;
+    path = [...path, entry];
+  };
+  const message = (value: AgentMessage) => add({ type: "message", message: value });
+
+  for (let step = 0; step < steps; step++) {
+    const t = step + 1;
+    const roll = next();
+    if (roll < 0.2) message(createUserMessage(`prompt ${t}`, t));
+    else if (roll < 0.32) {
+      waiting = next() < 0.5 ? [`call${t}a`, `call${t}b`] : [];
+      message(reply(`answer ${t}`, waiting, t));
+    } else if (roll < 0.42 && waiting.length > 0) {
+      const id = waiting.shift() as string;
+      message({
+        role: "toolResult",
+        toolCallId: id,
+        toolName: "calculate",
+        content: [{ type: "text", text: `result ${id}` }],
+        isError: false,
+        timestamp: t,
+      });
+    } else if (roll < 0.5) message(createApprovalRequest({ action: `Run ${t}`, subject: "subject" }, t));
+    else if (roll < 0.56) message(createNotification(`note ${t}`, "info", t));
+    else if (roll < 0.6)
+      message(
+        createBashExecution(
+          {
+            command: `ls ${t}`,
+            output: "out",
+            exitCode: 0,
+            cancelled: false,
+            truncated: false,
+            excludeFromContext: next() < 0.3,
+          },
+          t,
+        ),
+      );
+    else if (roll < 0.64) add({ type: "custom_message", customType: "ctx", content: `c${t}`, display: true });
+    else if (roll < 0.68) add({ type: "model_change", provider: "mirror", modelId: `m${t}` });
+    else if (roll < 0.72) add({ type: "label", targetId: pick(path).id, label: `l${t}` });
+    else if (roll < 0.76 && path.length > 2) {
+      const target = pick(path);
+      add({
+        type: "context_edit",
+        targetId: target.id,
+        replacement: next() < 0.5 ? null : { content: `edited ${t}` },
+      });
+    } else if (roll < 0.79 && path.length > 4) {
+      add({
+        type: "compaction",
+        summary: `summary ${t}`,
+        firstKeptEntryId: pick(path.slice(-4)).id,
+        tokensBefore: 100,
+      });
+    } else if (roll < 0.83 && path.length > 1) {
+      // An entry replaced in place (an approval decided): a new object under the same id.
+      const position = Math.floor(next() * path.length);
+      const old = path[position] as SessionEntry;
+      const replaced = { ...old } as SessionEntry;
+      entries[entries.indexOf(old)] = replaced;
+      path = path.map((entry, index) => (index === position ? replaced : entry));
+    } else if (roll < 0.88 && path.length > 1) {
+      // Another branch: back to an earlier entry.
+      leaf = pick(path).id;
+      path = pathTo(entries, leaf);
+      waiting = [];
+    } else if (roll < 0.9) settings = settings === ALL_IN ? DEFAULT_CONTEXT_SETTINGS : ALL_IN;
+    else message(createCustomMessage("note", `custom ${t}`, next() < 0.5, undefined, t));
+
+    const compaction = next() < 0.9;
+    const projection = sessionProjector.project(path, { applyCompaction: compaction });
+    expect(projection).toEqual(projectSession(path, { applyCompaction: compaction }));
+    if (extensionOf(projection)) extended++;
+    expect(viewProjector.project(projection, settings)).toEqual(projectModelView(projection, settings));
+  }
+  return { extended, steps };
+}
+
+describe("incremental projection", () => {
+  it("equals the full projection after every step of long random histories", () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const { extended, steps } = history(seed, 400);
+      // Most steps append, and those are the ones taken incrementally: the test exercises both paths.
+      expect(extended).toBeGreaterThan(steps / 4);
+      expect(extended).toBeLessThan(steps);
+    }
+  });
+
+  it("extends a grown path instead of projecting it again", () => {
+    const projector = new SessionProjector();
+    const first = {
+      type: "message",
+      id: "a",
+      parentId: null,
+      timestamp: "t",
+      message: createUserMessage("a", 1),
+    };
+    const second = {
+      type: "message",
+      id: "b",
+      parentId: "a",
+      timestamp: "t",
+      message: createUserMessage("b", 2),
+    };
+    const before = projector.project([first] as SessionEntry[]);
+    const after = projector.project([first, second] as SessionEntry[]);
+    expect(extensionOf(after)).toEqual({ from: before, factsFrom: 1, contextFrom: 1 });
+    expect(after.facts).toHaveLength(2);
+  });
+});
