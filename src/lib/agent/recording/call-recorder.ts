@@ -1,4 +1,5 @@
 import type { AssistantMessage } from "@earendil-works/pi-ai";
+import { streamedOutputEstimate } from "../../models/usage.ts";
 import type { CallRecord, Captured, NewCall, SessionMeta } from "../../storage/records.ts";
 import type { SessionStore } from "../../storage/session-store.ts";
 import type { RecordedRequest } from "../proxy-stream.ts";
@@ -92,6 +93,7 @@ export class CallRecorder {
     }
     const durationMs = Math.max(0, endedAt - request.at);
     const streamedMs = open.firstTokenAt === undefined ? undefined : endedAt - open.firstTokenAt;
+    const outputEstimate = streamedOutputEstimate(reply);
     const outputTokensPerSecond =
       streamedMs !== undefined && streamedMs > 0 && reply.usage.output > 0
         ? (reply.usage.output * 1000) / streamedMs
@@ -110,6 +112,7 @@ export class CallRecorder {
         outcome: {
           stopReason: reply.stopReason,
           usage: reply.usage,
+          ...(outputEstimate !== undefined ? { outputEstimate } : {}),
           ...(reply.errorMessage ? { errorMessage: reply.errorMessage } : {}),
         },
         timing: {
