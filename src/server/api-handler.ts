@@ -19,6 +19,8 @@ import { ReplyScrubber } from "./reply-scrubber.ts";
 import { SECURITY_HEADERS } from "./security-headers.ts";
 import { checkToken, createOriginGuard } from "./request-guard.ts";
 import { parseStreamRequest, type StreamRequest } from "../shared/stream-request.ts";
+import { MIRROR_PROVIDER_ID } from "../shared/mirror/mirror-id.ts";
+import { mirrorSpeedOptions } from "../shared/mirror/mirror-speed.ts";
 import { describeUpstreamError } from "./upstream-errors.ts";
 import { displayUrl } from "./redact.ts";
 
@@ -227,7 +229,12 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       const events = options.registry.models.streamSimple(
         model,
         { messages: request.messages },
-        { ...request.options, signal: upstream.signal },
+        {
+          ...request.options,
+          // The offline models' pace; no other provider is ever given metadata from the page.
+          ...(model.provider === MIRROR_PROVIDER_ID ? mirrorSpeedOptions(request.mirrorSpeed) : {}),
+          signal: upstream.signal,
+        },
       );
       const idle = `The provider sent nothing for ${Math.round(options.upstreamIdleTimeoutMs / 1000)} s, so the proxy gave up on it.`;
       const describe = (event: ProxyErrorEvent): ProxyErrorEvent =>

@@ -2,6 +2,7 @@ import type { Message, SimpleStreamOptions } from "@earendil-works/pi-ai";
 import { HttpError } from "./http-error.ts";
 import { isObject } from "./is-object.ts";
 import { THINKING_LEVELS } from "./enums.ts";
+import { mirrorSpeedIn, type MirrorSpeed } from "./mirror/mirror-speed.ts";
 
 /** A `/api/stream` body after validation: the model is only a reference, options only what we allow. */
 export interface StreamRequest {
@@ -12,6 +13,8 @@ export interface StreamRequest {
     SimpleStreamOptions,
     "temperature" | "maxTokens" | "reasoning" | "sessionId" | "cacheRetention" | "thinkingBudgets"
   >;
+  /** The pace chosen for the offline models (from the options' metadata); the default pace when absent. */
+  mirrorSpeed?: MirrorSpeed;
 }
 
 const ROLES = new Set(["system", "user", "assistant", "toolResult"]);
@@ -48,7 +51,16 @@ export function parseStreamRequest(raw: string): StreamRequest {
   }
   const messages = context.messages.map((message, index) => checkMessage(message, index));
 
-  return { provider: model.provider, modelId: model.id, messages, options: parseOptions(body.options) };
+  const options = parseOptions(body.options);
+  const pace = mirrorSpeedIn(isObject(body.options) ? body.options.metadata : undefined);
+  if ("error" in pace) throw new HttpError(400, pace.error);
+  return {
+    provider: model.provider,
+    modelId: model.id,
+    messages,
+    options,
+    ...(pace.speed === undefined ? {} : { mirrorSpeed: pace.speed }),
+  };
 }
 
 function checkMessage(message: unknown, index: number): Message {

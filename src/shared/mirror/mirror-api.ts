@@ -6,6 +6,7 @@ import { availableModelInfos } from "../model-info.ts";
 import { proxyEventStream } from "../proxy-events.ts";
 import { parseStreamRequest } from "../stream-request.ts";
 import { createMirrorProvider } from "./mirror-provider.ts";
+import { mirrorSpeedOptions } from "./mirror-speed.ts";
 
 export interface MirrorApiOptions {
   /** The sentence a request for any other model gets: why only the offline models answer here. */
@@ -46,7 +47,11 @@ export class MirrorApi {
       throw new HttpError(400, this.#options.describeUnknownModel(request.provider, request.modelId));
     }
     return proxyEventStream(
-      this.#models.streamSimple(model, { messages: request.messages }, { ...request.options, signal }),
+      this.#models.streamSimple(
+        model,
+        { messages: request.messages },
+        { ...request.options, ...mirrorSpeedOptions(request.mirrorSpeed), signal },
+      ),
     );
   }
 }

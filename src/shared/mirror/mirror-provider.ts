@@ -8,6 +8,7 @@ import {
 } from "@earendil-works/pi-ai";
 import { MIRROR_PROVIDER_ID } from "./mirror-id.ts";
 import { mirrorReply, type MirrorBlock } from "./mirror-reply.ts";
+import { MIRROR_SPEED_FIELD, isMirrorSpeed, type MirrorSpeed } from "./mirror-speed.ts";
 const MIRROR_API = "mirror";
 
 /** ~75 four-character tokens per second: ~300 characters/s, slow enough to watch, fast enough to use. */
@@ -57,17 +58,31 @@ export function createMirrorProvider(): Provider {
   const paced = fauxCore(PACED_MODELS, PACED_TOKENS_PER_SECOND);
   const fast = fauxCore(PACED_MODELS, LONG_REPLY_TOKENS_PER_SECOND);
   const instant = fauxCore(INSTANT_MODELS);
+  // A faux core streams at one pace: one per speed a person chose, made when first asked for.
+  const chosen = new Map<MirrorSpeed, ReturnType<typeof fauxCore>>();
+  const atSpeed = (speed: MirrorSpeed) => {
+    let core = chosen.get(speed);
+    if (!core) {
+      core = fauxCore(PACED_MODELS, speed);
+      chosen.set(speed, core);
+    }
+    return core;
+  };
 
   const streams: ProviderStreams = {
     streamSimple(model, context, options) {
       const turn = mirrorReply(context.messages, {
         thinking: model.reasoning && options?.reasoning !== undefined,
       });
+      // A chosen speed paces every reply, long ones too: the person asked to watch it at that pace.
+      const speed = options?.metadata?.[MIRROR_SPEED_FIELD];
       const core = INSTANT_MODELS.some((candidate) => candidate.id === model.id)
         ? instant
-        : replyLength(turn.content) > LONG_REPLY_CHARS
-          ? fast
-          : paced;
+        : isMirrorSpeed(speed)
+          ? atSpeed(speed)
+          : replyLength(turn.content) > LONG_REPLY_CHARS
+            ? fast
+            : paced;
       core.appendResponses([() => fauxAssistantMessage(turn.content, { stopReason: turn.stopReason })]);
       return core.streamSimple(model, context, options);
     },
