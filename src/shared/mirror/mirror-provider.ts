@@ -6,7 +6,7 @@ import {
   type Provider,
   type ProviderStreams,
 } from "@earendil-works/pi-ai";
-import { MIRROR_PROVIDER_ID } from "./mirror-id.ts";
+import { MIRROR_PROVIDER_ID, MIRROR_UNPACED_ID } from "./mirror-id.ts";
 import { mirrorReply, type MirrorBlock } from "./mirror-reply.ts";
 import { MIRROR_SPEED_FIELD, isMirrorSpeed, type MirrorSpeed } from "./mirror-speed.ts";
 const MIRROR_API = "mirror";
@@ -37,7 +37,7 @@ const PACED_MODELS = [
 ];
 
 /** Same answers without pacing: for quick checks and for measuring the proxy itself. */
-const INSTANT_MODELS = [mirrorModel("mirror-instant", "Mirror, unpaced (offline)", false)];
+const INSTANT_MODELS = [mirrorModel(MIRROR_UNPACED_ID, "Mirror, unpaced (offline)", false)];
 
 /**
  * The offline models, built on pi-ai's faux provider. Every request computes its reply from the context it
