@@ -17,9 +17,14 @@ export function usageParts(tokens: TokenCounts): string[] {
   return parts;
 }
 
+/** The token parts and the cost: what a usage line shows, part by part. */
+export function usageLineParts(tokens: TokenCounts): string[] {
+  return [...usageParts(tokens), formatCost(tokens.cost)];
+}
+
 /** The token parts and the cost, as one line. */
 export function usageLine(tokens: TokenCounts): string {
-  return [...usageParts(tokens), formatCost(tokens.cost)].join(" · ");
+  return usageLineParts(tokens).join(" · ");
 }
 
 /** What the words mean, for a tooltip beside any of them. */
