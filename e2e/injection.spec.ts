@@ -1,5 +1,14 @@
 import type { Page, Request } from "@playwright/test";
-import { expect, factRow, lastReply, openPlayground, readStoredFacts, sendMessage, test } from "./support.ts";
+import {
+  expect,
+  expectAccessible,
+  factRow,
+  lastReply,
+  openPlayground,
+  readStoredFacts,
+  sendMessage,
+  test,
+} from "./support.ts";
 
 function recordStreamRequests(page: Page): string[] {
   const bodies: string[] = [];
@@ -99,6 +108,8 @@ test("queued messages can be removed one by one or all at once, and are then nev
   page,
 }) => {
   await openPlayground(page);
+  // Slow enough that the queues can be edited by hand while the reply streams (about ten seconds).
+  await page.getByRole("combobox", { name: "Mirror speed" }).selectOption("15");
   await sendMessage(page, `quote this slowly: ${"word ".repeat(120)}`);
   await expect(page.getByRole("article", { name: "Assistant reply (streaming)" })).toBeVisible();
   const box = page.getByRole("textbox", { name: "Message" });
@@ -183,7 +194,7 @@ test("invalid input never reaches the session: each problem is named next to its
   await expect(dialog.getByRole("alert")).toContainText('Unknown role "wizard"');
   await expect(dialog.getByRole("button", { name: /^Inject:/ })).toBeDisabled();
 
-  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await dialog.getByRole("button", { name: "Close" }).click();
   await expect(summary(page)).toHaveText("1 fact → 1 model message");
   expect(await readStoredFacts(page)).toEqual(before);
 });
@@ -348,4 +359,121 @@ test("a message injected during a run is steered into it through the Agent's que
   await expect(page.getByRole("complementary", { name: "Notification (info)" })).toContainText(
     "Deploy window closes in 5 minutes",
   );
+});
+
+test("Form and JSON are one draft: what either tab shows is what is injected, and the type follows the JSON", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  const dialog = await openInject(page);
+  const type = dialog.getByLabel("Type", { exact: true });
+  const json = dialog.getByLabel("Whole message as JSON", { exact: true });
+  await dialog.getByLabel("Text", { exact: true }).fill("from the form");
+  await dialog.getByRole("tab", { name: "JSON" }).click();
+  expect(JSON.parse(await json.inputValue())).toEqual({
+    role: "notification",
+    text: "from the form",
+    level: "info",
+  });
+
+  // Edited in JSON, then injected from the Form tab: the JSON's edit is what goes in.
+  await json.fill(JSON.stringify({ role: "notification", text: "from the JSON", level: "warning" }));
+  await dialog.getByRole("tab", { name: "Form" }).click();
+  await expect(dialog.getByLabel("Text", { exact: true })).toHaveValue("from the JSON");
+  await expect(dialog.getByLabel("Level", { exact: true })).toHaveValue("warning");
+  await dialog.getByRole("button", { name: "Inject: append now" }).click();
+  await expect(page.getByRole("complementary", { name: "Notification (warning)" })).toContainText(
+    "from the JSON",
+  );
+
+  // The type follows the JSON's role; a JSON the form cannot show is said so, never replaced by the form.
+  await openInject(page);
+  await dialog.getByRole("tab", { name: "JSON" }).click();
+  await json.fill(JSON.stringify({ role: "user", content: [{ type: "text", text: "typed as JSON" }] }));
+  await expect(type).toHaveValue("user");
+  await json.fill(
+    JSON.stringify({
+      role: "user",
+      content: [
+        { type: "text", text: "with a picture" },
+        { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+      ],
+    }),
+  );
+  await expect(type).toBeDisabled();
+  await dialog.getByRole("tab", { name: "Form" }).click();
+  await expect(dialog.getByRole("status")).toContainText(
+    'The form cannot show the message in the JSON tab: it would change "content".',
+  );
+  await expect(dialog.getByLabel("Text", { exact: true })).toBeHidden();
+  await dialog.getByRole("button", { name: "Discard the JSON edits and use the form" }).click();
+  await expect(type).toBeEnabled();
+  await expect(dialog.getByLabel("Text", { exact: true })).toHaveValue("typed as JSON");
+  await dialog.getByRole("button", { name: "Inject: append now" }).click();
+  await expect(page.getByRole("article", { name: "Your message" })).toHaveText(["typed as JSON"]);
+});
+
+test("the injection draft is kept when the dialog closes and when the page reloads", async ({ page }) => {
+  await openPlayground(page);
+  let dialog = await openInject(page);
+  await dialog.getByLabel("Type", { exact: true }).selectOption("custom");
+  await dialog.getByLabel("Custom type", { exact: true }).fill("calendar-context");
+  await dialog.getByLabel("Content", { exact: true }).fill("Meeting at 3pm");
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await page.reload();
+  dialog = await openInject(page);
+  await expect(dialog.getByLabel("Type", { exact: true })).toHaveValue("custom");
+  await expect(dialog.getByLabel("Custom type", { exact: true })).toHaveValue("calendar-context");
+  await expect(dialog.getByLabel("Content", { exact: true })).toHaveValue("Meeting at 3pm");
+  await dialog.getByRole("button", { name: "Inject: append now" }).click();
+  // Injected: the next one starts empty, of the same type.
+  await openInject(page);
+  await expect(dialog.getByLabel("Type", { exact: true })).toHaveValue("custom");
+  await expect(dialog.getByLabel("Content", { exact: true })).toHaveValue("");
+});
+
+test("a delivery chosen during a run is not changed when the run ends: the dialog asks again", async ({
+  page,
+}) => {
+  const requests = recordStreamRequests(page);
+  await openPlayground(page);
+  await page.getByRole("combobox", { name: "Mirror speed" }).selectOption("15");
+  await sendMessage(page, `quote this slowly: ${"word ".repeat(120)}`);
+  await expect(page.getByRole("article", { name: "Assistant reply (streaming)" })).toBeVisible();
+  const dialog = await openInject(page);
+  await dialog.getByLabel("Text", { exact: true }).fill("Build finished");
+  await dialog.getByRole("radio", { name: "Follow-up" }).check();
+  await expect(dialog.getByRole("button", { name: "Inject: follow-up" })).toBeEnabled();
+
+  // The run ends while the dialog is open: Follow-up no longer applies, and nothing takes its place.
+  await expect(dialog.getByRole("alert")).toHaveText(
+    "Follow-up is for a run, and the run has ended. Choose how to deliver it now.",
+    { timeout: 30_000 },
+  );
+  await expect(dialog.getByRole("button", { name: "Inject: choose a delivery" })).toBeDisabled();
+  for (const radio of await dialog.getByRole("radio").all()) await expect(radio).not.toBeChecked();
+  await dialog.getByRole("radio", { name: "Append now" }).check();
+  await dialog.getByRole("button", { name: "Inject: append now" }).click();
+  await expect(page.getByRole("complementary", { name: "Notification (info)" })).toContainText(
+    "Build finished",
+  );
+  expect(requests).toHaveLength(1);
+});
+
+test("axe-core finds nothing serious in the injection dialog with a field error", async ({ page }) => {
+  await openPlayground(page);
+  const dialog = await openInject(page);
+  await dialog.getByLabel("Type", { exact: true }).selectOption("bashExecution");
+  await dialog.getByLabel("Command", { exact: true }).fill("npm test");
+  await dialog.getByLabel("Exit code", { exact: true }).fill("abc");
+  await expect(dialog.getByRole("alert")).toHaveText('Exit code must be a whole number, not "abc".');
+  await expectAccessible(page, "injection dialog with a field error");
+  await dialog.getByRole("tab", { name: "JSON" }).click();
+  await dialog.getByLabel("Whole message as JSON", { exact: true }).fill("{");
+  await expect(dialog.getByRole("alert")).toContainText("Not valid JSON");
+  await dialog.getByRole("tab", { name: "Form" }).click();
+  await expect(dialog.getByRole("status")).toContainText(
+    "The form cannot show the message in the JSON tab: it is not valid JSON yet.",
+  );
+  await expectAccessible(page, "injection dialog with JSON the form cannot show");
 });

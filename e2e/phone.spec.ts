@@ -124,7 +124,7 @@ test("on a phone every dialog and popover fits the screen", async ({ page }) => 
     await expectInsideViewport(page, inject, `inject dialog (${kind})`);
     await expectNoHorizontalOverflow(page, `inject dialog (${kind})`);
   }
-  await inject.getByRole("button", { name: "Cancel" }).click();
+  await inject.getByRole("button", { name: "Close" }).click();
 
   await page.getByRole("button", { name: "Sessions" }).click();
   await page

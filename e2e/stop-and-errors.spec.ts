@@ -1,4 +1,4 @@
-import { expect, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+import { expect, lastReply, openPlayground, readStoredFacts, sendMessage, test } from "./support.ts";
 
 test("Stop mid-stream keeps the partial reply and marks it aborted; Retry answers again", async ({
   page,
@@ -18,6 +18,22 @@ test("Stop mid-stream keeps the partial reply and marks it aborted; Retry answer
     "lorem ipsum lorem ipsum lorem ipsum lorem ipsum lorem ipsum lorem ipsum lorem ipsum lorem ipsum lorem ipsum",
   );
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+  // The provider reported no usage for the stopped reply; what streamed is counted, as an estimate, in the
+  // same words in the reply's line and in the session total.
+  const facts = (await readStoredFacts(page)) as {
+    role: string;
+    content?: { type: string; text?: string }[];
+  }[];
+  const streamedText = (facts.at(-1)?.content ?? []).map((part) => part.text ?? "").join("");
+  const estimate = Math.ceil(streamedText.length / 4);
+  expect(estimate).toBeGreaterThan(0);
+  await expect(aborted.getByLabel("Usage of this reply")).toHaveText(
+    `in 0 · out ≈ ${estimate} (estimate) · $0`,
+  );
+  await expect(page.getByLabel("Session usage")).toHaveText(
+    `1 reply · in 0 · out ≈ ${estimate} (estimate) · $0`,
+  );
 
   await aborted.getByRole("button", { name: "Retry" }).click();
   await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop", { timeout: 30_000 });

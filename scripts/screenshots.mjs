@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The README's screenshots: builds the app, serves it on SCREENSHOT_PORT (default 4180), and takes the
-// same scene on a desktop in light and dark and on a phone, into docs/.
+// same scene on a desktop in light and dark and on a phone, and a paused model call, into docs/.
 import { spawn, spawnSync } from "node:child_process";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, findChromium } from "./chromium-path.mjs";
@@ -61,6 +61,29 @@ async function scene(page, { phone }) {
   );
 }
 
+/** A model call held before it is sent, with a steer that joins it and a follow-up that waits. */
+async function pauseScene(page) {
+  await page.goto(base);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await composer.waitFor();
+  await page.getByRole("switch", { name: "Pause before each model call" }).check();
+  await page.getByRole("combobox", { name: "Mirror speed" }).selectOption("15");
+  await composer.fill("What is 12 * (3 + 4)?");
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  // The tool ran; the call that brings its result to the model waits.
+  await page.getByRole("region", { name: "Paused before model call 2" }).waitFor({ timeout: 20_000 });
+  await composer.fill("Also say the result in words");
+  await page.getByRole("button", { name: "Steer", exact: true }).click();
+  await composer.fill("Then suggest a rhyme about it");
+  await page.getByRole("button", { name: "Follow-up", exact: true }).click();
+  await composer.blur();
+  await page.mouse.move(2, page.viewportSize().height / 2);
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+}
+
 const browser = await chromium.launch({ executablePath: await findChromium(), args: CHROMIUM_ARGS });
 try {
   await serverReady();
@@ -73,6 +96,12 @@ try {
       colorScheme: "light",
       phone: true,
     },
+    {
+      file: "docs/screenshot-pause.png",
+      viewport: { width: 1440, height: 900 },
+      colorScheme: "light",
+      pause: true,
+    },
   ];
   for (const shot of shots) {
     const context = await browser.newContext({
@@ -81,7 +110,8 @@ try {
       deviceScaleFactor: shot.phone ? 2 : 1,
     });
     const page = await context.newPage();
-    await scene(page, { phone: shot.phone === true });
+    if (shot.pause) await pauseScene(page);
+    else await scene(page, { phone: shot.phone === true });
     await page.screenshot({ path: shot.file });
     console.log(`wrote ${shot.file}`);
     await context.close();

@@ -25,6 +25,8 @@ import { capturePayload, missingPayloadReason } from "../shared/payloads/call-ca
 import { answerPayload, payloadRouteCallId, PREVIEW_PATH } from "../shared/payloads/payload-route.ts";
 import { DEFAULT_PAYLOAD_LIMITS, PayloadStore } from "../shared/payloads/payload-store.ts";
 import { previewPayload } from "../shared/payloads/preview.ts";
+import { MIRROR_PROVIDER_ID } from "../shared/mirror/mirror-id.ts";
+import { mirrorSpeedOptions } from "../shared/mirror/mirror-speed.ts";
 import { describeUpstreamError } from "./upstream-errors.ts";
 import { payloadReplacer } from "./payload-redaction.ts";
 import { displayUrl } from "./redact.ts";
@@ -341,7 +343,13 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       const events = options.registry.models.streamSimple(
         model,
         { messages: request.messages },
-        { ...request.options, ...capture, signal: upstream.signal },
+        {
+          ...request.options,
+          ...capture,
+          // The offline models' pace; no other provider is ever given metadata from the page.
+          ...(model.provider === MIRROR_PROVIDER_ID ? mirrorSpeedOptions(request.mirrorSpeed) : {}),
+          signal: upstream.signal,
+        },
       );
       const idle = `The provider sent nothing for ${formatDuration(options.upstreamIdleTimeoutMs)}, so the proxy gave up on it.`;
       const describe = (event: ProxyErrorEvent): ProxyErrorEvent =>

@@ -135,6 +135,7 @@ const CASES: [string, string, unknown[], Record<string, unknown>][] = [
   ["tool results", "mirror-instant", toolTurn, {}],
   ["show context", "mirror-instant", [system, user("show context")], {}],
   ["thinking", "mirror-thinking", [system, user("save a note: milk")], { reasoning: "low" }],
+  ["a chosen speed", "mirror", [system, user("fast")], { metadata: { mirrorTokensPerSecond: 300 } }],
 ];
 
 describe("the offline models with and without a server", () => {
@@ -181,5 +182,23 @@ describe("the offline models with and without a server", () => {
     const listed = JSON.parse(await viaProxy("/api/models")) as { models: { provider: string }[] };
     const { models } = await inPage.listModels();
     expect(models).toEqual(listed.models.filter((model) => model.provider === "mirror"));
+  });
+
+  it("take the chosen speed from the request through the proxy", async () => {
+    const timed = async (speed: number) => {
+      const body = JSON.stringify({
+        model: { provider: "mirror", id: "mirror" },
+        context: { messages: [system, user("a reply of some length ".repeat(12))] },
+        options: { metadata: { mirrorTokensPerSecond: speed } },
+      });
+      const started = performance.now();
+      const events = dataLines(await viaProxy("/api/stream", body));
+      expect(events.at(-1)?.type).toBe("done");
+      return performance.now() - started;
+    };
+    // About 85 tokens: over a second at 75 tokens per second, under a third of one at 300.
+    const [slow, fast] = [await timed(75), await timed(300)];
+    expect(slow).toBeGreaterThan(800);
+    expect(fast * 2).toBeLessThan(slow);
   });
 });

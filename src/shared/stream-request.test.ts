@@ -86,4 +86,24 @@ describe("parseStreamRequest", () => {
     expect(statusOf(() => parseStreamRequest(body))).toBe(400);
     expect(() => parseStreamRequest(body)).toThrow(message);
   });
+
+  it("reads the offline models' speed from the options' metadata, strictly, and keeps it out of the options", () => {
+    const withSpeed = (metadata: unknown) =>
+      JSON.stringify({ ...valid, options: { ...valid.options, metadata } });
+    const request = parseStreamRequest(
+      withSpeed({ mirrorTokensPerSecond: 15, callId: "call-0001-abc", user_id: "u" }),
+    );
+    expect(request.mirrorSpeed).toBe(15);
+    // No provider is ever handed the page's metadata through the options.
+    expect(request.options).not.toHaveProperty("metadata");
+    expect(JSON.stringify(request.options)).not.toContain("15");
+    expect(parseStreamRequest(withSpeed({ callId: "call-0001-abc" })).mirrorSpeed).toBeUndefined();
+    expect(parseStreamRequest(JSON.stringify(valid))).not.toHaveProperty("mirrorSpeed");
+    for (const speed of [1_000_000, 16, "15", 1.5]) {
+      expect(statusOf(() => parseStreamRequest(withSpeed({ mirrorTokensPerSecond: speed })))).toBe(400);
+    }
+    expect(() => parseStreamRequest(withSpeed({ mirrorTokensPerSecond: 16 }))).toThrow(
+      "options.metadata.mirrorTokensPerSecond must be one of 2, 5, 15, 75, 300 (tokens per second), not 16.",
+    );
+  });
 });

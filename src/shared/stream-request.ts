@@ -3,6 +3,7 @@ import { HttpError } from "./http-error.ts";
 import { isObject } from "./is-object.ts";
 import { THINKING_LEVELS } from "./enums.ts";
 import { checkCallId } from "./payloads/payload-route.ts";
+import { mirrorSpeedIn, type MirrorSpeed } from "./mirror/mirror-speed.ts";
 
 /** A `/api/stream` body after validation: the model is only a reference, options only what we allow. */
 export interface StreamRequest {
@@ -18,6 +19,8 @@ export interface StreamRequest {
    * The metadata itself is never part of `options`: nothing of it reaches a provider.
    */
   callId?: string;
+  /** The pace chosen for the offline models (from the options' metadata); the default pace when absent. */
+  mirrorSpeed?: MirrorSpeed;
 }
 
 const ROLES = new Set(["system", "user", "assistant", "toolResult"]);
@@ -55,12 +58,15 @@ export function parseStreamRequest(raw: string): StreamRequest {
   const messages = context.messages.map((message, index) => checkMessage(message, index));
 
   const callId = parseCallId(body.options);
+  const pace = mirrorSpeedIn(isObject(body.options) ? body.options.metadata : undefined);
+  if ("error" in pace) throw new HttpError(400, pace.error);
   return {
     provider: model.provider,
     modelId: model.id,
     messages,
     options: parseOptions(body.options),
     ...(callId === undefined ? {} : { callId }),
+    ...(pace.speed === undefined ? {} : { mirrorSpeed: pace.speed }),
   };
 }
 

@@ -15,10 +15,15 @@ export interface SessionAgentOptions
 }
 
 export function createSessionAgent(options: SessionAgentOptions): Agent {
-  const { router, onRequest, onAnswered, initialState, ...hooks } = options;
+  const { router, onRequest, onAnswered, mirrorSpeed, initialState, ...hooks } = options;
   return new Agent({
     ...hooks,
     initialState: { ...initialState, tools: [...DEMO_TOOLS] },
-    streamFn: createProxyStreamFn({ router, onRequest, ...(onAnswered ? { onAnswered } : {}) }),
+    streamFn: createProxyStreamFn({
+      router,
+      onRequest,
+      ...(onAnswered ? { onAnswered } : {}),
+      ...(mirrorSpeed ? { mirrorSpeed } : {}),
+    }),
   });
 }

@@ -30,6 +30,8 @@ import {
 import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
 import { TabLock, type SessionLocks, type TabChannel } from "../storage/tab-sync.ts";
 import type { ApprovalDecision } from "./approvals.ts";
+import type { CallGate } from "./call-gate.svelte.ts";
+import { CallPreferences } from "./call-preferences.svelte.ts";
 import type { MessageQueues, RunQueue } from "./message-queues.svelte.ts";
 import type { StreamRouter } from "./proxy-stream.ts";
 import { Replica } from "./replica.svelte.ts";
@@ -63,6 +65,8 @@ export interface SessionDeps {
   onStored?: (meta: SessionMeta) => void;
   /** How storing this session goes (what is unsaved, and the last failure), for the storage notices. */
   onStorageStatus?: (session: ChatSession, status: WriterStatus) => void;
+  /** The page's choices for model calls (pause before each, Mirror's pace); defaults when absent. */
+  preferences?: CallPreferences;
 }
 
 const DEFAULT_SYSTEM_PROMPT =
@@ -227,6 +231,7 @@ export class ChatSession {
       recorder: this.#recorder,
       lock,
       modelView: () => this.modelView,
+      preferences: deps.preferences ?? new CallPreferences(),
     });
   }
 
@@ -304,6 +309,10 @@ export class ChatSession {
   }
   get queues(): MessageQueues {
     return this.#runs.queues;
+  }
+  /** The model call held before it is sent, when the page pauses before each call. */
+  get callGate(): CallGate {
+    return this.#runs.gate;
   }
   /** The assistant message streaming right now, updated per frame. */
   get streaming(): AssistantMessage | undefined {

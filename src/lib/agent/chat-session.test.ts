@@ -1,5 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { ChatSession } from "./chat-session.svelte.ts";
+import { CANCELLED_BEFORE_SENDING } from "./call-gate.svelte.ts";
+import { CallPreferences } from "./call-preferences.svelte.ts";
+import { MemoryKeyValueStore } from "../storage/kv.ts";
 import {
   noticeOf,
   quotaFull,
@@ -239,5 +242,120 @@ describe("ChatSession", () => {
     const loaded = await store.loadSession(session.id);
     const edit = loaded?.records.find((record) => record.entry.type === "context_edit")?.entry;
     expect(edit).toMatchObject({ type: "context_edit", replacement: null });
+  });
+});
+
+describe("pausing before each model call", () => {
+  const zero = { ...usage, input: 0, output: 0, totalTokens: 0 };
+
+  async function pausedSession() {
+    const preferences = new CallPreferences(() => new MemoryKeyValueStore());
+    preferences.setPauseBeforeCalls(true);
+    const session = await ChatSession.create({ ...world().tab("a"), preferences });
+    return { session, preferences };
+  }
+
+  /** Wait until a call is held, and check that nothing was sent for it. */
+  async function heldAfter(session: ChatSession, sent: number): Promise<void> {
+    await vi.waitFor(() => expect(session.callGate.held).toBe(true));
+    expect(proxy.requests).toHaveLength(sent);
+  }
+
+  it("holds every call until Continue; nothing is sent while it waits", async () => {
+    const { session } = await pausedSession();
+    const run = session.send("hello");
+    await heldAfter(session, 0);
+    expect(session.running).toBe(true);
+    session.callGate.continue();
+    await run;
+    expect(proxy.requests).toHaveLength(1);
+    expect(session.callGate.held).toBe(false);
+    expect(roles(session.facts)).toEqual(["system", "user:hello", "assistant:reply 1"]);
+  });
+
+  it("puts a steer made during the hold into the held call, one per call as the Agent delivers them; a follow-up waits for the stop", async () => {
+    const { session } = await pausedSession();
+    const run = session.send("hello");
+    await heldAfter(session, 0);
+    await session.steer("first steer");
+    await session.steer("second steer");
+    await session.followUp("a follow-up");
+    session.callGate.continue();
+    // The next call (for the second steer, queued one at a time) is held in turn.
+    await heldAfter(session, 1);
+    expect(proxy.requests[0]?.map((message) => message.text)).toEqual(["", "hello", "first steer"]);
+    session.callGate.continue();
+    await heldAfter(session, 2);
+    expect(proxy.requests[1]?.map((message) => message.text).slice(1)).toEqual([
+      "hello",
+      "first steer",
+      "reply 1",
+      "second steer",
+    ]);
+    session.callGate.continue();
+    await run;
+    expect(proxy.requests[2]?.map((message) => message.text).slice(-2)).toEqual(["reply 2", "a follow-up"]);
+    expect(session.queues.steering).toEqual([]);
+    expect(session.queues.followUps).toEqual([]);
+    expect(roles(session.facts)).toEqual([
+      "system",
+      "user:hello",
+      "user:first steer",
+      "assistant:reply 1",
+      "user:second steer",
+      "assistant:reply 2",
+      "user:a follow-up",
+      "assistant:reply 3",
+    ]);
+  });
+
+  it("Cancel ends the run cleanly without sending the held call", async () => {
+    const { session } = await pausedSession();
+    const run = session.send("hello");
+    await heldAfter(session, 0);
+    session.stop();
+    await run;
+    expect(proxy.requests).toHaveLength(0);
+    expect(session.running).toBe(false);
+    expect(session.callGate.held).toBe(false);
+    expect(session.facts.at(-1)).toMatchObject({
+      role: "assistant",
+      stopReason: "aborted",
+      errorMessage: CANCELLED_BEFORE_SENDING,
+    });
+    // Nothing was called, so nothing is recorded as a call.
+    await session.calls.load();
+    expect(session.calls.calls).toEqual([]);
+  });
+
+  it("does not hold once pausing is off, and never holds a call that was already on its way", async () => {
+    const { session, preferences } = await pausedSession();
+    preferences.setPauseBeforeCalls(false);
+    await session.send("hello");
+    expect(proxy.requests).toHaveLength(1);
+    expect(session.callGate.holds).toBe(0);
+  });
+
+  it("records what streamed of a reply that stopped before the provider reported usage, as an estimate", async () => {
+    const { store, tab } = world();
+    const session = await ChatSession.create(tab("a"));
+    const streamed = "Forty characters that streamed already.";
+    proxy.scripted = [
+      [
+        { type: "start" },
+        { type: "text_start", contentIndex: 0 },
+        { type: "text_delta", contentIndex: 0, delta: streamed },
+        { type: "error", reason: "aborted", errorMessage: "Request was aborted", usage: zero },
+      ],
+    ];
+    await session.send("hello");
+    await vi.waitFor(async () => expect((await store.listCalls(session.id)).calls).toHaveLength(1));
+    await session.calls.load();
+    expect(session.calls.calls[0]?.outcome).toMatchObject({
+      stopReason: "aborted",
+      usage: { output: 0 },
+      outputEstimate: Math.ceil(streamed.length / 4),
+    });
+    expect(session.usage).toMatchObject({ output: Math.ceil(streamed.length / 4), outputEstimated: true });
   });
 });

@@ -24,6 +24,25 @@ export class MessageQueues {
     return this.#followUp;
   }
 
+  /** How many queued steering messages the Agent delivers before one call: one at a time, or all. */
+  get steeringPerCall(): number {
+    return this.#agent()?.steeringMode === "all" ? Number.POSITIVE_INFINITY : 1;
+  }
+
+  /**
+   * The steering messages that join a call held before it is sent: as many as the Agent would deliver
+   * before a call, first in first out, taken out of its queue (the rest wait for the next call).
+   */
+  takeForHeldCall(): AgentMessage[] {
+    const agent = this.#agent();
+    const taken = this.#steering.slice(0, this.steeringPerCall);
+    if (!agent || taken.length === 0) return [];
+    this.#steering = this.#steering.slice(taken.length);
+    agent.clearSteeringQueue();
+    for (const message of this.#steering) agent.steer(message);
+    return taken;
+  }
+
   /** Delivered after the current turn's tool calls finish. */
   steer(message: AgentMessage): void {
     this.#agent()?.steer(message);

@@ -1,7 +1,8 @@
-import { normalizeContext, type Model } from "@earendil-works/pi-ai";
+import { normalizeContext, type Api, type Model } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { zeroUsage } from "../../shared/usage.ts";
-import { createProxyStreamFn, type StreamRouter } from "./proxy-stream.ts";
+import type { MirrorSpeed } from "../../shared/mirror/mirror-speed.ts";
+import { createProxyStreamFn, type RecordedRequest, type StreamRouter } from "./proxy-stream.ts";
 
 const model: Model<"mirror"> = {
   id: "m",
@@ -74,5 +75,65 @@ describe("the stream function and the call's id", () => {
     expect(result.stopReason).not.toBe("stop");
     expect(sent).toEqual([]);
     expect(answered).toEqual([]);
+  });
+});
+
+const modelOf = (provider: string, id: string): Model<Api> => ({
+  id,
+  name: id,
+  api: "mirror",
+  provider,
+  baseUrl: "",
+  reasoning: false,
+  input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 1,
+  maxTokens: 1,
+});
+
+/** Send one request through the stream function, with pi's real streamProxy, and see what left. */
+async function send(target: Model<Api>, speed: MirrorSpeed | undefined) {
+  const bodies: { options: { metadata?: Record<string, unknown> } }[] = [];
+  const recorded: RecordedRequest[] = [];
+  const streamFn = createProxyStreamFn({
+    router: {
+      route: async () => ({
+        proxyUrl: "http://in-page.invalid",
+        authToken: "",
+        transport: async (_input, init) => {
+          bodies.push(JSON.parse(String(init?.body)) as (typeof bodies)[number]);
+          return done();
+        },
+        settled: () => undefined,
+      }),
+    },
+    onRequest: (request) => {
+      recorded.push(request);
+      return "call-1";
+    },
+    mirrorSpeed: () => speed,
+  });
+  const stream = await streamFn(target, normalizeContext({ messages: [] }), {});
+  await stream.result();
+  return { body: bodies[0], recorded: recorded[0] };
+}
+
+describe("the stream function", () => {
+  it("sends the chosen Mirror speed with each request for an offline model, and records it with the call", async () => {
+    const { body, recorded } = await send(modelOf("mirror", "mirror"), 5);
+    expect(body?.options.metadata).toEqual({ mirrorTokensPerSecond: 5, callId: "call-1" });
+    expect(recorded?.options).toMatchObject({ metadata: { mirrorTokensPerSecond: 5 } });
+  });
+
+  it("sends no speed at the default pace, none for the unpaced model, and never to another provider", async () => {
+    expect((await send(modelOf("mirror", "mirror"), undefined)).body?.options.metadata).toEqual({
+      callId: "call-1",
+    });
+    expect((await send(modelOf("mirror", "mirror-instant"), 5)).body?.options.metadata).toEqual({
+      callId: "call-1",
+    });
+    const other = await send(modelOf("openai", "gpt-5"), 5);
+    expect(other.body?.options.metadata).toEqual({ callId: "call-1" });
+    expect(other.recorded?.options).not.toHaveProperty("metadata");
   });
 });

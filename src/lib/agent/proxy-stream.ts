@@ -7,6 +7,8 @@ import {
   type Model,
 } from "@earendil-works/pi-ai";
 import type { PayloadResponse } from "../../shared/api-types.ts";
+import { takesMirrorSpeed } from "../../shared/mirror/mirror-id.ts";
+import { mirrorSpeedOptions, type MirrorSpeed } from "../../shared/mirror/mirror-speed.ts";
 import { zeroUsage } from "../../shared/usage.ts";
 import { withFetch } from "./scoped-fetch.ts";
 
@@ -76,6 +78,8 @@ export interface ProxyStreamOptions {
   onRequest: (request: RecordedRequest) => string | void;
   /** A proxy (or the page) answered the request of this call: it has the call's payload to give. */
   onAnswered?: (callId: string) => void;
+  /** The pace chosen for the offline models, sent with each of their requests. */
+  mirrorSpeed?: () => MirrorSpeed | undefined;
 }
 
 /**
@@ -91,19 +95,23 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
     } catch (error) {
       return failedStream(model, `The request could not be sent: ${(error as Error).message}`);
     }
+    const pace = takesMirrorSpeed(model) ? mirrorSpeedOptions(options.mirrorSpeed?.()) : {};
     const callId = options.onRequest({
       messages: context.messages.slice(),
       provider: model.provider,
       modelId: model.id,
       api: model.api,
       reasoning: streamOptions?.reasoning,
-      options: sentOptions(streamOptions as Record<string, unknown> | undefined),
+      options: { ...sentOptions(streamOptions as Record<string, unknown> | undefined), ...pace },
       proxyUrl: route.proxyUrl,
       inPage: route.transport !== undefined,
       at: Date.now(),
     });
     // The call's id rides in the metadata, which the proxy reads and never forwards to a provider.
-    const metadata = callId ? { ...streamOptions?.metadata, callId } : streamOptions?.metadata;
+    const metadata =
+      callId || pace.metadata
+        ? { ...streamOptions?.metadata, ...pace.metadata, ...(callId ? { callId } : {}) }
+        : streamOptions?.metadata;
     const send = () =>
       streamProxy(model, context, {
         ...streamOptions,

@@ -11,6 +11,8 @@ import type { SessionStore } from "../storage/session-store.ts";
 import type { SessionWriter } from "../storage/session-writer.ts";
 import type { TabChannel, TabLock } from "../storage/tab-sync.ts";
 import { decided, type ApprovalDecision } from "./approvals.ts";
+import { CallGate } from "./call-gate.svelte.ts";
+import type { CallPreferences } from "./call-preferences.svelte.ts";
 import { MessageQueues, type RunQueue } from "./message-queues.svelte.ts";
 import type { RecordedRequest, StreamRouter } from "./proxy-stream.ts";
 import type { Replica } from "./replica.svelte.ts";
@@ -44,6 +46,8 @@ export interface RunHost {
   lock: TabLock;
   /** The session's model view now (kept up to date incrementally by the session). */
   modelView: () => ModelView;
+  /** The page's choices for model calls: pause before each, and the offline models' pace. */
+  preferences: CallPreferences;
 }
 
 const RUNNING_ELSEWHERE =
@@ -58,6 +62,8 @@ const RUNNING_ELSEWHERE =
  */
 export class RunController {
   readonly queues: MessageQueues;
+  /** Where a call waits for the person when the page pauses before each model call. */
+  readonly gate = new CallGate();
   readonly #host: RunHost;
   /** pi's Agent, once its chunk has loaded (see agent-runtime.ts); every run waits for it. */
   #agent: Agent | undefined;
@@ -99,14 +105,19 @@ export class RunController {
           return host.recorder.begin(request, this.#sourcesOf(request.messages), transcript.leafId);
         },
         onAnswered: (callId) => host.recorder.answered(callId),
+        mirrorSpeed: () => host.preferences.mirrorSpeed,
         beforeToolCall: this.#approvals.gate,
         // Every request is built from the transcript as it is now, with the session's current model and
         // thinking level: pi's hook for replacing the request's context instead of editing the loop's arrays.
-        prepareRequest: ({ context }) => ({
-          context: { ...context, messages: transcript.context() },
-          model: this.#model(),
-          thinkingLevel: settings.current.thinkingLevel,
-        }),
+        // It is also the last step before the stream function, so a paused call waits here.
+        prepareRequest: async ({ context }, signal) => {
+          if (host.preferences.pauseBeforeCalls) await this.#hold(signal);
+          return {
+            context: { ...context, messages: transcript.context() },
+            model: this.#model(),
+            thinkingLevel: settings.current.thinkingLevel,
+          };
+        },
         sessionId: host.sessionId,
       });
       // A session closed while the chunk loaded never runs: nothing to bind.
@@ -157,6 +168,19 @@ export class RunController {
       const fact = factOf.get(message);
       return fact === undefined || fact < 0 ? null : (transcript.entryIdAt(fact) ?? null);
     });
+  }
+
+  /**
+   * Hold the call until the person continues; Cancel (an abort) rejects, and the run ends unsent. pi polls
+   * the steering queue before this hook, so a steer made while the call waits would otherwise wait for
+   * the call after it; by pi's own contract a steer is delivered before the next model call, and this
+   * call is that one. So what was steered during the hold joins it, through the transcript (as many
+   * messages as the Agent delivers before one call), and the view says so.
+   */
+  async #hold(signal: AbortSignal | undefined): Promise<void> {
+    await this.gate.hold(signal);
+    const joining = this.queues.takeForHeldCall();
+    if (joining.length > 0) this.#host.transcript.append(joining);
   }
 
   /** The model record for the session's model: the catalog's, or a stand-in until it has loaded. */

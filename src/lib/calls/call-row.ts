@@ -1,17 +1,12 @@
-import type { Usage } from "@earendil-works/pi-ai";
-import type { CallRecord } from "../storage/records.ts";
-import { formatCost, formatTokens } from "../ui/format.ts";
+import { tokenCounts, type TokenCounts } from "../models/usage.ts";
+import type { CallOutcome, CallRecord } from "../storage/records.ts";
+import { usageLine } from "../ui/usage-text.ts";
 
-/**
- * Token numbers as the playground shows them everywhere: input not served from a cache, input read from
- * a cache, input written to one, and output, each on its own.
- */
-export function usageParts(usage: Usage): string[] {
-  const parts = [`in ${formatTokens(usage.input)}`];
-  if (usage.cacheRead > 0) parts.push(`cached ${formatTokens(usage.cacheRead)}`);
-  if (usage.cacheWrite > 0) parts.push(`cache write ${formatTokens(usage.cacheWrite)}`);
-  parts.push(`out ${formatTokens(usage.output)}`);
-  return parts;
+/** A call's token numbers: the provider's usage, or the estimate kept for a reply stopped before any came. */
+export function callTokens(outcome: CallOutcome): TokenCounts {
+  // A stored record is read back as it was kept: only a number is an estimate.
+  const estimate = typeof outcome.outputEstimate === "number" ? outcome.outputEstimate : undefined;
+  return tokenCounts(outcome.usage, estimate);
 }
 
 export function formatDuration(ms: number): string {
@@ -20,13 +15,10 @@ export function formatDuration(ms: number): string {
 
 /** One line per call for the list: model, size, tokens, cost, time, and how it ended. */
 export function callLine(call: CallRecord): string {
-  const { usage } = call.outcome;
   const timing = [formatDuration(call.timing.durationMs)];
   if (call.timing.firstTokenMs !== undefined)
     timing.push(`first token ${formatDuration(call.timing.firstTokenMs)}`);
-  return [`${call.messageCount} msgs`, ...usageParts(usage), formatCost(usage.cost.total), ...timing].join(
-    " · ",
-  );
+  return [`${call.messageCount} msgs`, usageLine(callTokens(call.outcome)), ...timing].join(" · ");
 }
 
 export const STOP_LABELS: Record<string, string> = {

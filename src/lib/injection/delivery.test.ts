@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deliveryOptions, effectiveDelivery } from "./delivery.ts";
+import { applicableDelivery, deliveryOptions, staleDelivery } from "./delivery.ts";
 
 describe("delivery modes", () => {
   it("offers append (with or without a turn) when idle, and the queues while running; next turn always", () => {
@@ -11,11 +11,23 @@ describe("delivery modes", () => {
     expect(deliveryOptions(true).map((option) => option.value)).toEqual(["steer", "followUp", "nextTurn"]);
   });
 
-  it("keeps a choice that still applies and falls back when the run state changed", () => {
-    expect(effectiveDelivery("nextTurn", true)).toBe("nextTurn");
-    expect(effectiveDelivery("followUp", true)).toBe("followUp");
-    expect(effectiveDelivery("append", true)).toBe("steer");
-    expect(effectiveDelivery("steer", false)).toBe("append");
-    expect(effectiveDelivery(undefined, false)).toBe("append");
+  it("says, while a call is held, that a steer joins it and a follow-up does not", () => {
+    const [steer, followUp] = deliveryOptions(true, true);
+    expect(steer?.explain).toBe("Queued; it joins the held call when you continue.");
+    expect(followUp?.explain).toMatch(
+      /^Queued; not in the held call: it goes when the agent would otherwise stop/,
+    );
+  });
+
+  it("keeps a choice only while it applies, and never puts another in its place", () => {
+    expect(applicableDelivery("nextTurn", true)).toBe("nextTurn");
+    expect(applicableDelivery("followUp", true)).toBe("followUp");
+    // A follow-up chosen during a run that has ended is not turned into "append now".
+    expect(applicableDelivery("followUp", false)).toBeUndefined();
+    expect(applicableDelivery("append", true)).toBeUndefined();
+    expect(applicableDelivery(undefined, false)).toBeUndefined();
+    expect(staleDelivery("followUp", false)).toBe(
+      "Follow-up is for a run, and the run has ended. Choose how to deliver it now.",
+    );
   });
 });

@@ -1,4 +1,5 @@
 import type { Delivery } from "../agent/chat-session.svelte.ts";
+import { LANDING_TEXT } from "../agent/landing.ts";
 
 export interface DeliveryOption {
   value: Delivery;
@@ -37,18 +38,30 @@ const OPTIONS: Record<Delivery, DeliveryOption> = {
 /**
  * The ways a hand-made message can be delivered, as pi's `sendCustomMessage` defines them: appended
  * (with or without a turn) when idle, through the Agent's queues while a run is active, or held for the
- * next prompt either way.
+ * next prompt either way. While a model call is held, each says whether it lands in that call.
  */
-export function deliveryOptions(running: boolean): DeliveryOption[] {
-  return running
-    ? [OPTIONS.steer, OPTIONS.followUp, OPTIONS.nextTurn]
-    : [OPTIONS.append, OPTIONS.appendAndRun, OPTIONS.nextTurn];
+export function deliveryOptions(running: boolean, held = false): DeliveryOption[] {
+  if (!running) return [OPTIONS.append, OPTIONS.appendAndRun, OPTIONS.nextTurn];
+  if (!held) return [OPTIONS.steer, OPTIONS.followUp, OPTIONS.nextTurn];
+  return [
+    { ...OPTIONS.steer, explain: `Queued; it ${LANDING_TEXT.thisCall}.` },
+    {
+      ...OPTIONS.followUp,
+      explain: `Queued; not in the held call: it ${LANDING_TEXT.whenItWouldStop} (after that call's reply, if it calls no tool).`,
+    },
+    OPTIONS.nextTurn,
+  ];
 }
 
-/** The chosen delivery if it still applies (a run may have started or ended meanwhile), else the first one. */
-export function effectiveDelivery(chosen: Delivery | undefined, running: boolean): Delivery {
-  const options = deliveryOptions(running);
-  return options.some((option) => option.value === chosen)
-    ? (chosen as Delivery)
-    : (options[0] as DeliveryOption).value;
+/** The chosen delivery if it applies to the session as it is now; undefined means: choose again. */
+export function applicableDelivery(chosen: Delivery | undefined, running: boolean): Delivery | undefined {
+  return deliveryOptions(running).some((option) => option.value === chosen) ? chosen : undefined;
+}
+
+/** Why a chosen delivery no longer applies, in the words the person chose it by. */
+export function staleDelivery(chosen: Delivery, running: boolean): string {
+  const label = OPTIONS[chosen].label;
+  return running
+    ? `${label} is for an idle session, and a run has started. Choose how to deliver it now.`
+    : `${label} is for a run, and the run has ended. Choose how to deliver it now.`;
 }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { buildFromForm, buildFromJson, FORMS, initialValues, INJECT_KINDS } from "./forms.ts";
+import {
+  buildFromForm,
+  buildFromJson,
+  formFromJson,
+  FORMS,
+  initialValues,
+  INJECT_KINDS,
+  jsonFromForm,
+  type FormValues,
+  type InjectKind,
+} from "./forms.ts";
 
 describe("injection forms", () => {
   it("cover every custom type and plain user and assistant messages", () => {
@@ -163,6 +173,55 @@ describe("values nested too deeply to store", () => {
       errors: [
         { field: "details", message: expect.stringMatching(/^Details nest more than 199 levels deep/) },
       ],
+    });
+  });
+});
+
+describe("the form and the JSON of one message", () => {
+  const filled: Record<InjectKind, FormValues> = {
+    notification: { text: "Build done", level: "warning" },
+    approval_request: { action: "Deploy", subject: "v2", status: "approved" },
+    progress: { text: "Indexing", fraction: "0.25" },
+    bashExecution: {
+      command: "npm test",
+      output: "1 failing",
+      exitCode: "1",
+      cancelled: false,
+      truncated: true,
+      fullOutputPath: "/tmp/out.txt",
+      excludeFromContext: true,
+    },
+    custom: { customType: "ci", content: "CI failed", display: false, details: '{\n  "runs": 3\n}' },
+    branchSummary: { summary: "Tried B", fromId: "abc123" },
+    compactionSummary: { summary: "Earlier turns", tokensBefore: "1200" },
+    user: { text: "hello" },
+    assistant: { text: "hi there" },
+  };
+
+  it.each(INJECT_KINDS)("round-trip for %s: the form shows exactly what its JSON says", (kind) => {
+    const values = { ...initialValues(kind), ...filled[kind] };
+    const read = formFromJson(jsonFromForm(kind, values));
+    expect(read).toEqual({ ok: true, kind, values, kept: {} });
+    // And what the JSON tab would inject is what the form would.
+    const fromJson = buildFromJson(jsonFromForm(kind, values));
+    const fromForm = buildFromForm(kind, values, 7);
+    expect(fromJson.ok && fromForm.ok).toBe(true);
+    if (fromJson.ok && fromForm.ok) expect({ ...fromJson.message, timestamp: 7 }).toEqual(fromForm.message);
+  });
+
+  it("names every field it would change: a model's reply is not a hand-written one", () => {
+    const reply = {
+      role: "assistant",
+      content: [{ type: "text", text: "x" }],
+      api: "openai-responses",
+      provider: "openai",
+      model: "gpt-5",
+      stopReason: "stop",
+    };
+    expect(formFromJson(JSON.stringify(reply))).toEqual({
+      ok: false,
+      kind: "assistant",
+      reason: 'it would change "api", "provider", "model"',
     });
   });
 });

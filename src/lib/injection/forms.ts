@@ -135,36 +135,52 @@ function optionalNumber(
   values: FormValues,
   name: string,
   label: string,
-  errors: FieldError[],
+  problems: Problems,
   integer = false,
 ): number | undefined {
   const raw = text(values, name).trim();
   if (raw === "") return undefined;
   const value = Number(raw);
   if (!Number.isFinite(value) || (integer && !Number.isInteger(value))) {
-    errors.push({
+    problems.errors.push({
       field: name,
       message: `${label} must be ${integer ? "a whole number" : "a number"}, not "${raw}".`,
     });
+    problems.typed[name] = raw;
     return undefined;
   }
   return value;
 }
 
-function required(values: FormValues, name: string, label: string, errors: FieldError[]): string {
+/** What is wrong with a form, and what was typed into fields whose text is not a value of their type. */
+interface Problems {
+  errors: FieldError[];
+  /** Shown as typed in the JSON tab, so that nothing typed disappears there. */
+  typed: Record<string, string>;
+}
+
+function required(values: FormValues, name: string, label: string, problems: Problems): string {
   const value = text(values, name);
-  if (value.trim() === "") errors.push({ field: name, message: `${label} is required.` });
+  if (value.trim() === "") problems.errors.push({ field: name, message: `${label} is required.` });
   return value;
 }
 
-/** Build the message a form describes, or say, field by field, what is wrong. */
-export function buildFromForm(kind: InjectKind, values: FormValues, now = Date.now()): BuildResult {
-  const errors: FieldError[] = [];
-  let message: AgentMessage | undefined;
+/**
+ * The message a form describes, complete or not, without a timestamp: what the JSON tab shows of the form.
+ * Text typed into a number or JSON field that is not one stays as typed; the errors say what is wrong.
+ */
+export function formMessage(
+  kind: InjectKind,
+  values: FormValues,
+): { message: Record<string, unknown>; errors: FieldError[] } {
+  const problems: Problems = { errors: [], typed: {} };
+  // The timestamp is given when the message is built to be injected.
+  const now = 0;
+  let message: AgentMessage;
   switch (kind) {
     case "notification":
       message = createNotification(
-        required(values, "text", "Text", errors),
+        required(values, "text", "Text", problems),
         text(values, "level") as NotificationLevel,
         now,
       );
@@ -173,7 +189,7 @@ export function buildFromForm(kind: InjectKind, values: FormValues, now = Date.n
       const subject = text(values, "subject").trim();
       message = createApprovalRequest(
         {
-          action: required(values, "action", "Action", errors),
+          action: required(values, "action", "Action", problems),
           status: text(values, "status") as ApprovalStatus,
           ...(subject ? { subject } : {}),
         },
@@ -183,8 +199,8 @@ export function buildFromForm(kind: InjectKind, values: FormValues, now = Date.n
     }
     case "progress":
       message = createProgress(
-        required(values, "text", "Text", errors),
-        optionalNumber(values, "fraction", "Fraction", errors),
+        required(values, "text", "Text", problems),
+        optionalNumber(values, "fraction", "Fraction", problems),
         now,
       );
       break;
@@ -192,9 +208,9 @@ export function buildFromForm(kind: InjectKind, values: FormValues, now = Date.n
       const path = text(values, "fullOutputPath").trim();
       message = createBashExecution(
         {
-          command: required(values, "command", "Command", errors),
+          command: required(values, "command", "Command", problems),
           output: text(values, "output"),
-          exitCode: optionalNumber(values, "exitCode", "Exit code", errors, true),
+          exitCode: optionalNumber(values, "exitCode", "Exit code", problems, true),
           cancelled: flag(values, "cancelled"),
           truncated: flag(values, "truncated"),
           ...(path ? { fullOutputPath: path } : {}),
@@ -211,23 +227,25 @@ export function buildFromForm(kind: InjectKind, values: FormValues, now = Date.n
         try {
           details = JSON.parse(rawDetails);
         } catch (error) {
-          errors.push({
+          problems.errors.push({
             field: "details",
             message: `Details is not valid JSON: ${(error as Error).message}`,
           });
+          problems.typed.details = rawDetails;
         }
         // The message itself is one level: details may use the rest.
         if (nestsDeeperThan(details, MAX_NESTING_DEPTH - 1)) {
           details = undefined;
-          errors.push({
+          problems.errors.push({
             field: "details",
             message: `Details nest ${tooDeepMessage(MAX_NESTING_DEPTH - 1)}.`,
           });
+          problems.typed.details = rawDetails;
         }
       }
       message = createCustomMessage(
-        required(values, "customType", "Custom type", errors),
-        required(values, "content", "Content", errors),
+        required(values, "customType", "Custom type", problems),
+        required(values, "content", "Content", problems),
         flag(values, "display"),
         details,
         now,
@@ -236,26 +254,44 @@ export function buildFromForm(kind: InjectKind, values: FormValues, now = Date.n
     }
     case "branchSummary": {
       const fromId = text(values, "fromId").trim();
-      message = createBranchSummary(required(values, "summary", "Summary", errors), fromId || null, now);
+      message = createBranchSummary(required(values, "summary", "Summary", problems), fromId || null, now);
       break;
     }
     case "compactionSummary": {
-      const tokens = optionalNumber(values, "tokensBefore", "Tokens before compaction", errors, true);
-      if (tokens === undefined && !errors.some((error) => error.field === "tokensBefore")) {
-        errors.push({ field: "tokensBefore", message: "Tokens before compaction is required." });
+      const tokens = optionalNumber(values, "tokensBefore", "Tokens before compaction", problems, true);
+      if (tokens === undefined && !problems.errors.some((error) => error.field === "tokensBefore")) {
+        problems.errors.push({ field: "tokensBefore", message: "Tokens before compaction is required." });
       }
-      message = createCompactionSummary(required(values, "summary", "Summary", errors), tokens ?? 0, now);
+      message = createCompactionSummary(required(values, "summary", "Summary", problems), tokens ?? 0, now);
       break;
     }
     case "user":
-      message = createUserMessage(required(values, "text", "Text", errors), now);
+      message = createUserMessage(required(values, "text", "Text", problems), now);
       break;
     case "assistant":
-      message = createInjectedAssistantMessage(required(values, "text", "Text", errors), now);
+      message = createInjectedAssistantMessage(required(values, "text", "Text", problems), now);
       break;
   }
-  if (errors.length > 0 || !message) return { ok: false, errors };
-  return validateMessage(message);
+  const { timestamp: _timestamp, ...fields } = message as unknown as Record<string, unknown>;
+  // A field the factory left undefined is not in the message (as JSON would say).
+  for (const [key, value] of Object.entries(fields)) if (value === undefined) delete fields[key];
+  return { message: { ...fields, ...problems.typed }, errors: problems.errors };
+}
+
+/**
+ * Build the message a form describes, or say, field by field, what is wrong. `kept` are fields of a
+ * message read from the JSON tab that the form does not show: they stay in the message, and the form's
+ * own fields win over them.
+ */
+export function buildFromForm(
+  kind: InjectKind,
+  values: FormValues,
+  now = Date.now(),
+  kept: Readonly<Record<string, unknown>> = {},
+): BuildResult {
+  const { message, errors } = formMessage(kind, values);
+  if (errors.length > 0) return { ok: false, errors };
+  return validateMessage({ ...kept, ...message, timestamp: "timestamp" in kept ? kept.timestamp : now });
 }
 
 /** The JSON tab: a whole message pasted by hand, checked by the same validator as everything else. */
@@ -275,4 +311,106 @@ export function buildFromJson(source: string): BuildResult {
     parsed = { ...parsed, timestamp: Date.now() };
   }
   return validateMessage(parsed);
+}
+
+/** The form's message as the JSON tab shows it: the fields the form does not show first, as they were read. */
+export function jsonFromForm(
+  kind: InjectKind,
+  values: FormValues,
+  kept: Readonly<Record<string, unknown>> = {},
+): string {
+  return JSON.stringify({ ...kept, ...formMessage(kind, values).message }, null, 2);
+}
+
+export type JsonInForm =
+  | {
+      ok: true;
+      kind: InjectKind;
+      values: FormValues;
+      /** Fields of the message the form does not show: kept as they are. */
+      kept: Record<string, unknown>;
+    }
+  | {
+      ok: false;
+      /** The type the JSON names, when it names one of the form's. */
+      kind?: InjectKind;
+      /** Why the form cannot show this JSON, as a sentence. */
+      reason: string;
+    };
+
+/**
+ * The form that shows a JSON message exactly: its type, the form's values, and the fields the form has
+ * no place for (kept beside it). When the form would change any field it shows (a content with an image,
+ * a number written as text, a level the select does not offer), it cannot show the message, and says why.
+ */
+export function formFromJson(source: string): JsonInForm {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(source);
+  } catch {
+    return { ok: false, reason: "it is not valid JSON yet" };
+  }
+  if (!isObject(parsed)) return { ok: false, reason: "it is not a JSON object" };
+  if (nestsDeeperThan(parsed)) return { ok: false, reason: `it nests ${tooDeepMessage()}` };
+  const role = parsed.role;
+  const kind = INJECT_KINDS.find((candidate) => candidate === role);
+  if (!kind) return { ok: false, reason: `its role ${JSON.stringify(role)} is none of the types` };
+
+  const values = initialValues(kind);
+  for (const field of FORMS[kind]) {
+    const key = messageKey(kind, field.name);
+    if (key in parsed) values[field.name] = formValue(kind, field, parsed[key]);
+  }
+  const offOptions = FORMS[kind].filter(
+    (field) => field.input === "select" && !(field.options ?? []).includes(String(values[field.name])),
+  );
+  const shown = formMessage(kind, values).message;
+  const changed = Object.keys(shown).filter((key) => key in parsed && !sameJson(shown[key], parsed[key]));
+  const lost = [...new Set([...offOptions.map((field) => messageKey(kind, field.name)), ...changed])];
+  if (lost.length > 0)
+    return {
+      ok: false,
+      kind,
+      reason: `it would change ${lost.map((key) => `"${key}"`).join(", ")}`,
+    };
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(parsed)) if (!(key in shown)) kept[key] = value;
+  return { ok: true, kind, values, kept };
+}
+
+/** The message field a form field edits: the same name, except the text of a user or assistant message. */
+function messageKey(kind: InjectKind, field: string): string {
+  return (kind === "user" || kind === "assistant") && field === "text" ? "content" : field;
+}
+
+function formValue(kind: InjectKind, field: FieldSpec, value: unknown): string | boolean {
+  if (messageKey(kind, field.name) === "content" && kind !== "custom") {
+    // The form writes one text part; anything else will not come back the same (and the check says so).
+    const [first] = Array.isArray(value) ? value : [];
+    return isObject(first) && typeof first.text === "string" ? first.text : "";
+  }
+  switch (field.input) {
+    case "checkbox":
+      return value === true;
+    case "json":
+      return value === undefined ? "" : JSON.stringify(value, null, 2);
+    default:
+      if (typeof value === "string") return value;
+      return value === undefined || value === null ? "" : JSON.stringify(value);
+  }
+}
+
+/** Equal as JSON, whatever the order of keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+}
+
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sorted(value[key])]),
+  );
 }

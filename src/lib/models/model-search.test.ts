@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ModelInfo } from "../../shared/api-types.ts";
-import { createInjectedAssistantMessage, createUserMessage } from "../messages/factories.ts";
 import { filterModels, formatContextWindow, formatPrice, groupByProvider } from "./model-search.ts";
-import { sumUsage } from "./usage.ts";
 
 const model = (provider: string, id: string, name = id): ModelInfo => ({
   provider,
@@ -44,29 +42,5 @@ describe("model search", () => {
       "$3 in / $15 out per M tokens",
     );
     expect(formatPrice({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, true)).toBe("free, offline");
-  });
-});
-
-describe("sumUsage", () => {
-  it("adds up the usage of every model reply", () => {
-    const reply = createInjectedAssistantMessage("a");
-    const used = {
-      ...reply,
-      usage: {
-        ...reply.usage,
-        input: 10,
-        output: 5,
-        cacheRead: 2,
-        cost: { ...reply.usage.cost, total: 0.25 },
-      },
-    };
-    expect(sumUsage([createUserMessage("q"), used, used])).toEqual({
-      input: 20,
-      output: 10,
-      cacheRead: 4,
-      cacheWrite: 0,
-      cost: 0.5,
-      replies: 2,
-    });
   });
 });

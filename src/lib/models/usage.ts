@@ -1,24 +1,80 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { AssistantMessage, Usage } from "@earendil-works/pi-ai";
+import { estimateTokens } from "../model-view/tokens.ts";
 
-export interface UsageTotal {
+/**
+ * Token numbers as the playground counts them, wherever they are shown: input not served from a cache,
+ * input read from a cache, input written to one, and output, each on its own (providers report them
+ * apart; adding cached input to "in" would count what the provider bills differently as the same).
+ */
+export interface TokenCounts {
   input: number;
-  output: number;
   cacheRead: number;
   cacheWrite: number;
+  output: number;
+  /**
+   * The output is an estimate from what streamed: a reply stopped (or cut off by an error) before the
+   * provider reported any usage carries zeros, yet its text reached the page.
+   */
+  outputEstimated: boolean;
   cost: number;
+}
+
+export interface UsageTotal extends TokenCounts {
   replies: number;
+}
+
+const NOTHING_REPORTED = (usage: Usage) =>
+  usage.input === 0 && usage.output === 0 && usage.cacheRead === 0 && usage.cacheWrite === 0;
+
+/**
+ * The output of a reply that ended without the provider's usage (stopped, or failed mid-stream), as
+ * estimated from what streamed; undefined when the provider reported usage or nothing streamed.
+ */
+export function streamedOutputEstimate(reply: AssistantMessage): number | undefined {
+  if (reply.stopReason !== "aborted" && reply.stopReason !== "error") return undefined;
+  if (!NOTHING_REPORTED(reply.usage)) return undefined;
+  const estimate = estimateTokens(reply);
+  return estimate > 0 ? estimate : undefined;
+}
+
+/** The counts of a provider's usage record, with the output replaced by an estimate when one is given. */
+export function tokenCounts(usage: Usage, outputEstimate?: number): TokenCounts {
+  return {
+    input: usage.input,
+    cacheRead: usage.cacheRead,
+    cacheWrite: usage.cacheWrite,
+    output: outputEstimate ?? usage.output,
+    outputEstimated: outputEstimate !== undefined,
+    cost: usage.cost.total,
+  };
+}
+
+/** One reply's counts: its usage record, or what streamed when it was stopped before any usage came. */
+export function replyTokens(reply: AssistantMessage): TokenCounts {
+  return tokenCounts(reply.usage, streamedOutputEstimate(reply));
 }
 
 /** What the session's model replies used and cost, summed from their own usage records. */
 export function sumUsage(facts: readonly AgentMessage[]): UsageTotal {
-  const total: UsageTotal = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, replies: 0 };
+  const total: UsageTotal = {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    outputEstimated: false,
+    cost: 0,
+    replies: 0,
+  };
   for (const fact of facts) {
     if (fact.role !== "assistant") continue;
-    total.input += fact.usage.input;
-    total.output += fact.usage.output;
-    total.cacheRead += fact.usage.cacheRead;
-    total.cacheWrite += fact.usage.cacheWrite;
-    total.cost += fact.usage.cost.total;
+    const counts = replyTokens(fact);
+    total.input += counts.input;
+    total.output += counts.output;
+    total.cacheRead += counts.cacheRead;
+    total.cacheWrite += counts.cacheWrite;
+    total.outputEstimated ||= counts.outputEstimated;
+    total.cost += counts.cost;
     total.replies++;
   }
   return total;

@@ -5,6 +5,7 @@ import {
   type SessionDeps,
   type SessionInit,
 } from "../agent/chat-session.svelte.ts";
+import { CallPreferences } from "../agent/call-preferences.svelte.ts";
 import { ProxyConnection } from "../connection/proxy-connection.svelte.ts";
 import { readSettings } from "../agent/session-settings.ts";
 import { loadValidators } from "../messages/validators.ts";
@@ -45,6 +46,8 @@ export class Workspace {
   readonly health: StorageHealth;
   /** Where requests go: the page's own proxy, one elsewhere, or the offline models in the page. */
   readonly connection: ProxyConnection;
+  /** Pause before each model call, and the offline models' pace: for every session of this page. */
+  readonly callPreferences = new CallPreferences();
   readonly #deps: SessionDeps;
   readonly #channel: TabChannel;
   #current = $state.raw<ChatSession | undefined>(undefined);
@@ -65,6 +68,7 @@ export class Workspace {
       tabId: crypto.randomUUID(),
       onStored: (meta) => this.list.upsert(meta),
       onStorageStatus: (session, status) => void this.#reportUnsaved(session, status),
+      preferences: this.callPreferences,
     };
     this.#deps.locks.holdTab(this.#deps.tabId);
     this.#channel.subscribe((message) => void this.#onSync(message));
@@ -103,6 +107,7 @@ export class Workspace {
     if (known) await workspace.openSession(known.id);
     if (!workspace.#current) await workspace.newSession();
     void catalogLoaded;
+    void workspace.callPreferences.restore();
     // Sessions are worth keeping: ask the browser not to evict them (Chromium decides without a prompt);
     // the sessions panel shows the answer.
     if (store.kind === "indexeddb") void workspace.health.requestPersistence().catch(() => undefined);

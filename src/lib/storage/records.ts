@@ -78,6 +78,8 @@ export function keptBytes(body: Pick<CallBodyRecord, "messages" | "payload">): n
 export interface CallOutcome {
   stopReason: string;
   usage: Usage;
+  /** Output estimated from what streamed, for a reply stopped before the provider reported usage. */
+  outputEstimate?: number;
   errorMessage?: string;
 }
 

@@ -1,7 +1,7 @@
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
 import { createModels, type Message } from "@earendil-works/pi-ai";
 import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { PayloadResponse } from "../api-types.ts";
 import { DEMO_TOOL_NAMES } from "../demo-tool-names.ts";
 import { HttpError } from "../http-error.ts";
@@ -158,5 +158,48 @@ describe("MirrorApi", () => {
       status: 404,
       message: expect.stringMatching(/^No payload is kept for call not-a-known-call/),
     });
+  });
+
+  it("streams at the speed the request names, every reply of a paced model, and refuses one it does not offer", async () => {
+    vi.useFakeTimers();
+    try {
+      /** How many tokens of a long reply arrive in the first second. */
+      const tokensInOneSecond = async (model: string, metadata?: Record<string, unknown>) => {
+        const controller = new AbortController();
+        let deltas = 0;
+        const consuming = (async () => {
+          const request = body(model, [system, user("x ".repeat(1_000))], metadata ? { metadata } : {});
+          for await (const event of api.stream(request, controller.signal)) {
+            if (event.type === "text_delta") deltas++;
+          }
+        })();
+        await vi.advanceTimersByTimeAsync(1_000);
+        const counted = deltas;
+        controller.abort();
+        await vi.runAllTimersAsync();
+        await consuming;
+        return counted;
+      };
+      // One token (four characters) per chunk: the count is the pace. The default speeds long replies up.
+      expect(await tokensInOneSecond("mirror", { mirrorTokensPerSecond: 5 })).toBeLessThanOrEqual(6);
+      expect(await tokensInOneSecond("mirror", { mirrorTokensPerSecond: 5 })).toBeGreaterThanOrEqual(4);
+      expect(await tokensInOneSecond("mirror", { mirrorTokensPerSecond: 75 })).toBeGreaterThanOrEqual(70);
+      expect(await tokensInOneSecond("mirror", { mirrorTokensPerSecond: 75 })).toBeLessThanOrEqual(76);
+      expect(await tokensInOneSecond("mirror")).toBeGreaterThan(500);
+      // The unpaced model stays unpaced: it has finished long before the second is over.
+      expect(await tokensInOneSecond("mirror-instant", { mirrorTokensPerSecond: 2 })).toBeGreaterThan(500);
+    } finally {
+      vi.useRealTimers();
+    }
+    for (const speed of [7, "5", 0, -1, null]) {
+      const refused = thrown(() =>
+        api.stream(
+          body("mirror", [system, user("hi")], { metadata: { mirrorTokensPerSecond: speed } }),
+          new AbortController().signal,
+        ),
+      );
+      expect(refused?.status).toBe(400);
+      expect(refused?.message).toContain("must be one of 2, 5, 15, 75, 300 (tokens per second)");
+    }
   });
 });

@@ -11,6 +11,7 @@ import { previewPayload } from "../payloads/preview.ts";
 import { proxyEventStream } from "../proxy-events.ts";
 import { parseStreamRequest, type StreamRequest } from "../stream-request.ts";
 import { createMirrorProvider } from "./mirror-provider.ts";
+import { mirrorSpeedOptions } from "./mirror-speed.ts";
 
 export interface MirrorApiOptions {
   /** The sentence a request for any other model gets: why only the offline models answer here. */
@@ -60,7 +61,7 @@ export class MirrorApi {
       this.#models.streamSimple(
         model,
         { messages: request.messages },
-        { ...request.options, ...capture, signal },
+        { ...request.options, ...capture, ...mirrorSpeedOptions(request.mirrorSpeed), signal },
       ),
     );
     return callId ? settlingPayload(this.#payloads, callId, events) : events;

@@ -11,8 +11,9 @@ import {
 } from "@earendil-works/pi-ai";
 import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
 import { isObject } from "../is-object.ts";
-import { MIRROR_PROVIDER_ID } from "./mirror-id.ts";
+import { MIRROR_PROVIDER_ID, MIRROR_UNPACED_ID } from "./mirror-id.ts";
 import { mirrorReply, type MirrorBlock } from "./mirror-reply.ts";
+import { MIRROR_SPEED_FIELD, isMirrorSpeed, type MirrorSpeed } from "./mirror-speed.ts";
 const MIRROR_API = "mirror";
 
 /**
@@ -75,7 +76,7 @@ const PACED_MODELS = [
 ];
 
 /** Same answers without pacing: for quick checks and for measuring the proxy itself. */
-const INSTANT_MODELS = [mirrorModel("mirror-instant", "Mirror, unpaced (offline)", false)];
+const INSTANT_MODELS = [mirrorModel(MIRROR_UNPACED_ID, "Mirror, unpaced (offline)", false)];
 
 /**
  * The offline models, built on pi-ai's faux provider. Every request computes its reply from the context it
@@ -96,6 +97,16 @@ export function createMirrorProvider(): Provider {
   const paced = fauxCore(PACED_MODELS, PACED_TOKENS_PER_SECOND);
   const fast = fauxCore(PACED_MODELS, LONG_REPLY_TOKENS_PER_SECOND);
   const instant = fauxCore(INSTANT_MODELS);
+  // A faux core streams at one pace: one per speed a person chose, made when first asked for.
+  const chosen = new Map<MirrorSpeed, ReturnType<typeof fauxCore>>();
+  const atSpeed = (speed: MirrorSpeed) => {
+    let core = chosen.get(speed);
+    if (!core) {
+      core = fauxCore(PACED_MODELS, speed);
+      chosen.set(speed, core);
+    }
+    return core;
+  };
 
   const streams: ProviderStreams = {
     streamSimple(model, context, options) {
@@ -108,11 +119,15 @@ export function createMirrorProvider(): Provider {
       };
       const thinking = model.reasoning && options?.reasoning !== undefined;
       const turn = mirrorReply(payload.messages, { thinking });
+      // A chosen speed paces every reply, long ones too: the person asked to watch it at that pace.
+      const speed = options?.metadata?.[MIRROR_SPEED_FIELD];
       const core = INSTANT_MODELS.some((candidate) => candidate.id === model.id)
         ? instant
-        : replyLength(turn.content) > LONG_REPLY_CHARS
-          ? fast
-          : paced;
+        : isMirrorSpeed(speed)
+          ? atSpeed(speed)
+          : replyLength(turn.content) > LONG_REPLY_CHARS
+            ? fast
+            : paced;
       const onPayload = options?.onPayload;
       core.appendResponses([
         async () => {

@@ -1,5 +1,6 @@
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { PayloadResponse } from "../../../shared/api-types.ts";
+import { streamedOutputEstimate } from "../../models/usage.ts";
 import type { CallRecord, Captured, NewCall, ProviderEndpoint, SessionMeta } from "../../storage/records.ts";
 import type { SessionStore } from "../../storage/session-store.ts";
 import type { RecordedRequest } from "../proxy-stream.ts";
@@ -105,6 +106,7 @@ export class CallRecorder {
     if (payload.kept === "all") payload = capture(payload.value, CALL_PART_LIMIT_BYTES, budgetLeft() - kept);
     const durationMs = Math.max(0, endedAt - request.at);
     const streamedMs = open.firstTokenAt === undefined ? undefined : endedAt - open.firstTokenAt;
+    const outputEstimate = streamedOutputEstimate(reply);
     const outputTokensPerSecond =
       streamedMs !== undefined && streamedMs > 0 && reply.usage.output > 0
         ? (reply.usage.output * 1000) / streamedMs
@@ -123,6 +125,7 @@ export class CallRecorder {
         outcome: {
           stopReason: reply.stopReason,
           usage: reply.usage,
+          ...(outputEstimate !== undefined ? { outputEstimate } : {}),
           ...(reply.errorMessage ? { errorMessage: reply.errorMessage } : {}),
         },
         timing: {

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import type { CallRecord } from "../storage/records.ts";
+import { callLine } from "./call-row.ts";
+
+const usage = {
+  input: 40,
+  output: 0,
+  cacheRead: 1_200,
+  cacheWrite: 0,
+  totalTokens: 1_240,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
+function call(outcome: CallRecord["outcome"]): CallRecord {
+  return {
+    schema: 2,
+    sessionId: "s",
+    seq: 0,
+    id: "c",
+    startedAt: 1,
+    provider: "mirror",
+    modelId: "mirror",
+    api: "mirror",
+    options: {},
+    messageCount: 3,
+    leafId: null,
+    outcome,
+    timing: { durationMs: 1_500, firstTokenMs: 120 },
+    capture: { messages: "all", payload: "all" },
+  };
+}
+
+describe("a call's line in the calls view", () => {
+  it("uses the words of every other token number: input, cached and output apart", () => {
+    expect(callLine(call({ stopReason: "stop", usage: { ...usage, output: 9 } }))).toBe(
+      "3 msgs · in 40 · cached 1,200 · out 9 · $0 · 1.50 s · first token 120 ms",
+    );
+  });
+
+  it("counts what streamed for a call stopped before the provider reported usage, as an estimate", () => {
+    const stopped = call({
+      stopReason: "aborted",
+      usage: { ...usage, input: 0, cacheRead: 0 },
+      outputEstimate: 14,
+    });
+    expect(callLine(stopped)).toContain("out ≈ 14 (estimate)");
+    // A damaged estimate in storage is not taken for one.
+    const damaged = {
+      ...stopped,
+      outcome: { ...stopped.outcome, outputEstimate: "14" as unknown as number },
+    };
+    expect(callLine(damaged)).toContain("out 0 ·");
+  });
+});

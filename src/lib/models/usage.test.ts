@@ -1,0 +1,70 @@
+import type { AssistantMessage } from "@earendil-works/pi-ai";
+import { describe, expect, it } from "vitest";
+import { createInjectedAssistantMessage, createUserMessage } from "../messages/factories.ts";
+import { estimateTokens } from "../model-view/tokens.ts";
+import { replyTokens, sumUsage } from "./usage.ts";
+
+function reply(text: string, change: Partial<AssistantMessage> = {}): AssistantMessage {
+  return { ...createInjectedAssistantMessage(text), ...change };
+}
+
+function used(input: number, output: number, cacheRead: number, cacheWrite = 0, cost = 0.25) {
+  const base = reply("a");
+  return reply("a", {
+    usage: { ...base.usage, input, output, cacheRead, cacheWrite, cost: { ...base.usage.cost, total: cost } },
+  });
+}
+
+describe("token counts", () => {
+  it("keeps input, cached input, cache writes and output apart, as the provider reported them", () => {
+    expect(replyTokens(used(10, 5, 2, 3))).toEqual({
+      input: 10,
+      cacheRead: 2,
+      cacheWrite: 3,
+      output: 5,
+      outputEstimated: false,
+      cost: 0.25,
+    });
+  });
+
+  it("estimates the output of a reply stopped before the provider reported usage, from what streamed", () => {
+    const text = "Eighty characters of streamed text, which is twenty tokens at four characters.";
+    const stopped = reply(text, { stopReason: "aborted" });
+    const counts = replyTokens(stopped);
+    expect(counts.outputEstimated).toBe(true);
+    expect(counts.output).toBe(estimateTokens(stopped));
+    expect(counts.output).toBe(Math.ceil(text.length / 4));
+    // A failure mid-stream is counted the same way.
+    expect(replyTokens(reply(text, { stopReason: "error" })).outputEstimated).toBe(true);
+  });
+
+  it("never estimates when the provider reported usage, nothing streamed, or the reply finished", () => {
+    const aborted = { ...used(10, 7, 0), stopReason: "aborted" as const };
+    expect(replyTokens(aborted)).toMatchObject({ output: 7, outputEstimated: false });
+    expect(replyTokens(reply("", { stopReason: "aborted" }))).toMatchObject({
+      output: 0,
+      outputEstimated: false,
+    });
+    // A prepared or hand-written reply costs nothing and claims nothing.
+    expect(replyTokens(reply("hand-written"))).toMatchObject({ output: 0, outputEstimated: false });
+  });
+
+  it("sums every model reply of a session, and says when an estimate is among them", () => {
+    const stopped = reply("streamed before Stop", { stopReason: "aborted" });
+    expect(sumUsage([createUserMessage("q"), used(10, 5, 2), used(10, 5, 2)])).toEqual({
+      input: 20,
+      output: 10,
+      cacheRead: 4,
+      cacheWrite: 0,
+      outputEstimated: false,
+      cost: 0.5,
+      replies: 2,
+    });
+    expect(sumUsage([used(10, 5, 2), stopped])).toMatchObject({
+      input: 10,
+      output: 5 + estimateTokens(stopped),
+      outputEstimated: true,
+      replies: 2,
+    });
+  });
+});
