@@ -1,5 +1,6 @@
 import { Agent, type AgentEvent, type AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Message } from "@earendil-works/pi-ai";
+import type { PayloadResponse } from "../../shared/api-types.ts";
 import { projectModelView } from "../model-view/project.ts";
 import type { CallRecorder } from "./recording/call-recorder.ts";
 import { convertToLlm } from "../messages/convert.ts";
@@ -12,7 +13,14 @@ import type { SessionWriter } from "../storage/session-writer.ts";
 import type { TabChannel, TabLock } from "../storage/tab-sync.ts";
 import { decided, type ApprovalDecision } from "./approvals.ts";
 import { MessageQueues, type RunQueue } from "./message-queues.svelte.ts";
-import { createProxyStreamFn, type RecordedRequest, type StreamRouter } from "./proxy-stream.ts";
+import { declareToolChanges } from "./next-call.ts";
+import {
+  createProxyStreamFn,
+  previewRequestFor,
+  type PreviewRequest,
+  type RecordedRequest,
+  type StreamRouter,
+} from "./proxy-stream.ts";
 import type { Replica } from "./replica.svelte.ts";
 import type { SessionSettingsState } from "./session-settings.svelte.ts";
 import { StreamingReply } from "./streaming-reply.svelte.ts";
@@ -44,6 +52,16 @@ export interface RunHost {
   recorder: CallRecorder;
   lock: TabLock;
 }
+
+/** What would be sent next, and what its provider would receive of it. */
+export interface NextCallPreview {
+  request: PreviewRequest;
+  response: PayloadResponse;
+}
+
+const NO_PREVIEW: PayloadResponse = {
+  payload: { kept: "none", bytes: 0, reason: "this connection cannot build a provider's payload" },
+};
 
 const RUNNING_ELSEWHERE =
   "This session is running in another tab. Wait for it to finish, or open another session.";
@@ -157,6 +175,34 @@ export class RunController {
     const ref = this.#host.settings.current.model;
     const info = this.#host.catalog.find(ref);
     return info ? modelFromInfo(info) : modelFromRef(ref);
+  }
+
+  /**
+   * The request the next call would make now, built as a run builds it: the transcript's context with
+   * `prompt` and the messages held for the next turn appended (after pi's tool declarations), converted
+   * for the model, with the session's model and the stream options the Agent passes on. Nothing is sent.
+   */
+  nextRequest(prompt?: string): PreviewRequest {
+    const { transcript, settings } = this.#host;
+    const text = prompt?.trim();
+    const pending = text ? [createUserMessage(text), ...settings.nextTurn] : [];
+    const added = declareToolChanges(transcript.context(), pending, this.#agent.state.tools);
+    const messages = convertToLlm(transcript.contextWith(added), settings.current.context.policies);
+    const thinking = settings.current.thinkingLevel;
+    return previewRequestFor(this.#model(), messages, {
+      reasoning: thinking === "off" ? undefined : thinking,
+      sessionId: this.#agent.sessionId,
+      transport: this.#agent.transport,
+      thinkingBudgets: this.#agent.thinkingBudgets,
+      maxRetryDelayMs: this.#agent.maxRetryDelayMs,
+    });
+  }
+
+  /** The next call's request (see `nextRequest`) and the payload its provider would receive for it. */
+  async previewNext(prompt?: string): Promise<NextCallPreview> {
+    const request = this.nextRequest(prompt);
+    const response = await this.#host.router.preview?.(request);
+    return { request, response: response ?? NO_PREVIEW };
   }
 
   // --- prompting -----------------------------------------------------------------------------------
