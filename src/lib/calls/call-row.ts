@@ -1,6 +1,6 @@
 import type { Usage } from "@earendil-works/pi-ai";
 import type { CallRecord } from "../storage/records.ts";
-import { formatCost, formatTokens } from "../ui/format.ts";
+import { formatCost, formatTime, formatTokens } from "../ui/format.ts";
 
 /**
  * Token numbers as the playground shows them everywhere: input not served from a cache, input read from
@@ -36,3 +36,12 @@ export const STOP_LABELS: Record<string, string> = {
   error: "error",
   aborted: "stopped",
 };
+
+export function stopLabel(call: CallRecord): string {
+  return STOP_LABELS[call.outcome.stopReason] ?? call.outcome.stopReason;
+}
+
+/** A row's accessible name: its visible text in the order shown, after "Call". */
+export function callRowLabel(call: CallRecord): string {
+  return `Call #${call.seq + 1} ${call.provider}/${call.modelId}, ${stopLabel(call)}, ${formatTime(call.startedAt)}. ${callLine(call)}`;
+}
