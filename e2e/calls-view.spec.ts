@@ -70,6 +70,25 @@ test("Preview next call shows the very body the provider then receives, and send
   expect(JSON.stringify(previewed)).toContain("and now?");
   // What it showed is no longer the next call.
   await expect(previewPanel(page)).toContainText("changed since this preview");
+
+  // The call it became, its three layers side by side (the tabs follow the arrow keys).
+  await page
+    .getByRole("listbox", { name: "Recorded calls" })
+    .getByRole("option", { name: /^Call #2 / })
+    .click();
+  const call = page.getByRole("article", { name: "Call 2" });
+  await call.getByRole("tab", { name: "Model view as sent" }).focus();
+  for (let step = 0; step < 3; step++) await page.keyboard.press("ArrowRight");
+  await expect(call.getByRole("tab", { name: "All three side by side" })).toBeFocused();
+  await expect(call.getByRole("tab", { name: "All three side by side" })).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
+  await expect(call.getByRole("region", { name: "Model view as sent" }).getByRole("listitem")).toHaveCount(4);
+  await expect(call.getByRole("region", { name: "Provider view" }).getByRole("listitem")).toHaveCount(4);
+  const payload = call.getByRole("region", { name: "Provider payload" }).locator("pre");
+  expect(JSON.parse((await payload.textContent()) ?? "null")).toEqual(received[1]);
+  await expectAccessible(page, "calls view, three layers side by side");
 });
 
 test("with an empty composer the preview is the session as it stands, built by a real provider's adapter", async ({
