@@ -9,6 +9,7 @@ import { chromium } from "@playwright/test";
 import { build, preview, runnerImport } from "vite";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/chromium-path.mjs";
 import { appBenchmarks } from "./app-bench.mjs";
+import { callsBenchmarks } from "./calls-bench.mjs";
 import { median, summarize } from "./stats.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -118,6 +119,21 @@ async function bundleSizes() {
   if (!inPage) throw new Error("The build has no in-page proxy chunk.");
   const inPageSize = gzipSync(await readFile(join(root, "dist", "assets", inPage))).length / 1024;
   record("bundle: offline models in the page (lazy)", "gzip", [inPageSize], "-", undefined, { unit: "kB" });
+  await lazyCallsView(assets);
+}
+
+/** The calls view loads when first opened: its chunk is not among the page's initial assets, nor imported by them. */
+async function lazyCallsView(initialAssets) {
+  const chunk = (await readdir(join(root, "dist", "assets"))).find((name) => /^CallsView-.*\.js$/.test(name));
+  if (!chunk) throw new Error("The build has no calls view chunk.");
+  for (const asset of initialAssets.filter((name) => name.endsWith(".js"))) {
+    if (asset === `assets/${chunk}`) throw new Error("The calls view is in the initial JS.");
+    const code = await readFile(join(root, "dist", asset), "utf8");
+    const statically = new RegExp(`from\\s*["']\\./${chunk.replace(".", "\\.")}["']`);
+    if (statically.test(code)) throw new Error(`${asset} imports the calls view statically.`);
+  }
+  const size = gzipSync(await readFile(join(root, "dist", "assets", chunk))).length / 1024;
+  record("bundle: calls view (lazy, not in the initial JS)", "gzip", [size], "-", undefined, { unit: "kB" });
 }
 
 async function proxyBenchmarks() {
@@ -242,6 +258,13 @@ async function main() {
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   try {
     await browserMicroBenchmarks(browser, baseURL);
+    await callsBenchmarks({
+      browser,
+      baseURL,
+      benchBundle: join(out, "browser-bench.js"),
+      runs: quick ? 3 : 7,
+      record,
+    });
     await appBenchmarks({
       browser,
       baseURL,
