@@ -1,4 +1,5 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { Message } from "@earendil-works/pi-ai";
 import { convertToLlm } from "../src/lib/messages/convert.ts";
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../src/lib/messages/policies.ts";
 import { ModelViewProjector, projectModelView } from "../src/lib/model-view/project.ts";
@@ -6,7 +7,8 @@ import { IdbSessionStore } from "../src/lib/storage/idb-store.ts";
 import { defaultSettings } from "../src/lib/agent/session-settings.ts";
 import { chainEntries, type SessionEntry } from "../src/lib/messages/entries.ts";
 import { projectSession, SessionProjector } from "../src/lib/model-view/session-projection.ts";
-import { SCHEMA_VERSION, type SessionMeta } from "../src/lib/storage/records.ts";
+import { SCHEMA_VERSION, type NewCall, type SessionMeta } from "../src/lib/storage/records.ts";
+import { zeroUsage } from "../src/shared/usage.ts";
 import { syntheticFacts } from "./synthetic-session.ts";
 
 /**
@@ -224,16 +226,81 @@ export async function plantSession(count: number, currentId: string): Promise<st
   }
 }
 
+/** A model call as the recorder stores it, with the body of a mid-sized conversation (20 messages). */
+function benchCall(index: number, messages: Message[]): NewCall {
+  return {
+    summary: {
+      id: `bench-call-${index}-${Date.now()}`,
+      startedAt: Date.now(),
+      provider: "mirror",
+      modelId: "mirror",
+      api: "mirror",
+      options: { sessionId: "bench" },
+      messageCount: messages.length,
+      leafId: null,
+      outcome: { stopReason: "stop", usage: zeroUsage() },
+      timing: { firstTokenMs: 40, durationMs: 400, outputTokensPerSecond: 60 },
+      capture: { messages: "all", payload: "all" },
+    },
+    body: {
+      messages: { kept: "all", value: messages, bytes: JSON.stringify(messages).length },
+      sources: messages.map(() => null),
+      payload: {
+        kept: "all",
+        value: { model: "mirror", messages, options: {} },
+        bytes: JSON.stringify(messages).length + 40,
+      },
+    },
+  };
+}
+
+/**
+ * Recording a model call (summary and body in one transaction, as the recorder stores each call) as the
+ * session's call #10 and as its call #1,000: a session's calls must cost the same to extend however many
+ * it has.
+ */
+export async function callAppend(runs: number): Promise<{ at10: number[]; at1000: number[] }> {
+  const store = await IdbSessionStore.open();
+  const result = { at10: [] as number[], at1000: [] as number[] };
+  const half = Math.floor(DB_SAMPLE / 2);
+  const messages = convertToLlm(syntheticFacts(20), SETTINGS.policies);
+  for (let run = 0; run < runs; run++) {
+    const id = `call-append-${run}-${Date.now()}`;
+    await store.createSession(meta(id, 0), []);
+    for (let index = 0; index < 1_000 + half; index++) {
+      const call = benchCall(index, messages);
+      const started = performance.now();
+      await store.appendCall(id, call);
+      const took = performance.now() - started;
+      if (Math.abs(index - 10) <= half) result.at10.push(took);
+      if (Math.abs(index - 1_000) <= half) result.at1000.push(took);
+    }
+    await store.deleteSession(id);
+  }
+  store.close();
+  return result;
+}
+
+/** Record `count` calls in a stored session (for opening the calls view of a long session). */
+export async function plantCalls(sessionId: string, count: number): Promise<void> {
+  const store = await IdbSessionStore.open();
+  const messages = convertToLlm(syntheticFacts(20), SETTINGS.policies);
+  for (let index = 0; index < count; index++) await store.appendCall(sessionId, benchCall(index, messages));
+  store.close();
+}
+
 declare global {
   interface Window {
     piBench: {
       modelView: typeof modelView;
       idbAppend: typeof idbAppend;
       sessionOpen: typeof sessionOpen;
+      callAppend: typeof callAppend;
+      plantCalls: typeof plantCalls;
       syntheticFacts: typeof syntheticFacts;
       plantSession: typeof plantSession;
     };
   }
 }
 
-window.piBench = { modelView, idbAppend, sessionOpen, syntheticFacts, plantSession };
+window.piBench = { modelView, idbAppend, sessionOpen, callAppend, plantCalls, syntheticFacts, plantSession };

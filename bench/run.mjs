@@ -10,6 +10,7 @@ import { build, preview, runnerImport } from "vite";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/chromium-path.mjs";
 import { appBenchmarks } from "./app-bench.mjs";
 import { floorJs, INITIAL_JS_BUDGET, initialAssets } from "../scripts/bundle-budget.mjs";
+import { callsBenchmarks } from "./calls-bench.mjs";
 import { median, summarize } from "./stats.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -239,6 +240,13 @@ async function main() {
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   try {
     await browserMicroBenchmarks(browser, baseURL);
+    await callsBenchmarks({
+      browser,
+      baseURL,
+      benchBundle: join(out, "browser-bench.js"),
+      runs: quick ? 3 : 7,
+      record,
+    });
     await appBenchmarks({
       browser,
       baseURL,

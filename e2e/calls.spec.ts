@@ -136,10 +136,22 @@ test("Mirror, after a stopped reply, answers from what a provider receives: left
 
   // Retry, as pi does: the stopped reply stays among the facts, and a context edit leaves it out.
   await stopReply();
+  // Before retrying: the preview of the next call, which pi-ai's transform builds without the stopped reply.
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  await page.getByRole("tab", { name: "Calls" }).click();
+  await page.getByRole("button", { name: "Preview next call" }).click();
+  const preview = page.getByRole("article", { name: "Next call preview" });
+  await expect(preview).toContainText("nothing reached the provider", { timeout: 15_000 });
+  const previewed = JSON.parse((await preview.locator("pre").textContent()) ?? "null") as {
+    messages: Message[];
+  };
   await lastReply(page).getByRole("button", { name: "Retry" }).click();
   await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop", { timeout: 30_000 });
   const [, retry] = await storedCalls(page, 2);
-  expect(await mirrorReceives(retry, ["system", "user"])).toHaveLength(2);
+  const retried = await mirrorReceives(retry, ["system", "user"]);
+  expect(retried).toHaveLength(2);
+  // The preview showed what the provider then received.
+  expect(previewed.messages).toEqual(JSON.parse(JSON.stringify(retried)));
 
   // A new prompt after a stop: the stopped reply is in the model view, and the provider's transform drops it.
   await stopReply();

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The README's screenshots: builds the app, serves it on SCREENSHOT_PORT (default 4180), and takes the
-// same scene on a desktop in light and dark and on a phone, and a paused model call, into docs/.
+// same scene on a desktop in light and dark and on a phone, a paused model call, and one call's layers in
+// the calls view, into docs/.
 import { spawn, spawnSync } from "node:child_process";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, findChromium } from "./chromium-path.mjs";
@@ -84,6 +85,38 @@ async function pauseScene(page) {
   );
 }
 
+/**
+ * One call's three layers side by side: a reply is stopped, then a new question is asked, so the model view
+ * as sent still holds the stopped reply, which pi-ai's transform drops from the provider view and payload.
+ */
+async function callsScene(page) {
+  await page.goto(base);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await composer.waitFor();
+  const send = page.getByRole("button", { name: "Send" });
+  await composer.fill(`Quote this back to me, please: ${"a long story about the sea ".repeat(30)}`);
+  await send.click();
+  await page.getByRole("article", { name: "Assistant reply (streaming)" }).getByText("I received").waitFor();
+  await page.getByRole("button", { name: "Stop" }).click();
+  await send.waitFor();
+  await composer.fill("Something shorter then: what is 12 * (3 + 4)?");
+  await send.click();
+  await page.getByText("returned: 12 * (3 + 4) = 84").waitFor({ timeout: 20_000 });
+  // The sessions list aside, so the inspector has room for three columns.
+  await page.getByRole("button", { name: "Sessions" }).click();
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  await page.getByRole("tab", { name: "Calls" }).click();
+  await page.getByRole("option", { name: /^Call #2 / }).click();
+  await page.getByRole("tab", { name: "All three side by side" }).click();
+  await page.getByRole("region", { name: "Provider payload" }).locator("pre").waitFor();
+  await composer.focus();
+  await composer.blur();
+  await page.mouse.move(2, page.viewportSize().height / 2);
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+}
+
 const browser = await chromium.launch({ executablePath: await findChromium(), args: CHROMIUM_ARGS });
 try {
   await serverReady();
@@ -102,8 +135,16 @@ try {
       colorScheme: "light",
       pause: true,
     },
+    {
+      file: "docs/screenshot-calls.png",
+      viewport: { width: 1440, height: 900 },
+      colorScheme: "light",
+      scene: callsScene,
+    },
   ];
-  for (const shot of shots) {
+  // `npm run screenshots -- calls` retakes only the pictures whose file name contains "calls".
+  const only = process.argv[2];
+  for (const shot of shots.filter((candidate) => !only || candidate.file.includes(only))) {
     const context = await browser.newContext({
       viewport: shot.viewport,
       colorScheme: shot.colorScheme,
@@ -111,7 +152,7 @@ try {
     });
     const page = await context.newPage();
     if (shot.pause) await pauseScene(page);
-    else await scene(page, { phone: shot.phone === true });
+    else await (shot.scene ?? scene)(page, { phone: shot.phone === true });
     await page.screenshot({ path: shot.file });
     console.log(`wrote ${shot.file}`);
     await context.close();

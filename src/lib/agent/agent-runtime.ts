@@ -2,6 +2,10 @@ import { Agent, type AgentOptions } from "@earendil-works/pi-agent-core";
 import { createProxyStreamFn, type ProxyStreamOptions } from "./proxy-stream.ts";
 import { DEMO_TOOLS } from "./tools/demo-tools.ts";
 
+// Built only for a preview of the next call, which waits for this chunk as a run does.
+export { previewRequestFor } from "./proxy-stream.ts";
+export { declareToolChanges } from "./next-call.ts";
+
 /**
  * pi's `Agent` and the stream function that speaks the proxy protocol: the part of the session runtime
  * only a run needs. It is its own chunk, requested as a session opens and awaited by the first run, so the

@@ -38,6 +38,7 @@ import { Replica } from "./replica.svelte.ts";
 import { CallLog } from "./recording/call-log.svelte.ts";
 import { CallRecorder } from "./recording/call-recorder.ts";
 import { RunController, type Delivery, type LastRequest } from "./run-controller.svelte.ts";
+import type { NextCallPreview } from "./run-controller.svelte.ts";
 import { SessionSettingsState } from "./session-settings.svelte.ts";
 import {
   defaultSettings,
@@ -365,6 +366,10 @@ export class ChatSession {
   }
   retry(): Promise<void> {
     return this.#runs.retry();
+  }
+  /** What the next call would send if `prompt` were sent now, and its provider's payload; nothing is sent. */
+  previewNextCall(prompt?: string): Promise<NextCallPreview> {
+    return this.#runs.previewNext(prompt);
   }
   stop(): void {
     this.#runs.stop();

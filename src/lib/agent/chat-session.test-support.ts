@@ -34,6 +34,8 @@ export const usage = {
 export interface FakeProxy {
   /** The `context.messages` of every request the proxy received, in order. */
   requests: { role: string; text: string }[][];
+  /** The body of every `/api/stream` request, as sent. */
+  bodies: string[];
   /** Replies the proxy gives before falling back to text: a queue of event lists. */
   scripted: unknown[][];
   /** Held replies: while set, each request waits for this promise before answering. */
@@ -42,16 +44,18 @@ export interface FakeProxy {
 
 /** Stub `fetch` with the proxy for every test of the file; "reply N" answers the Nth request. */
 export function useFakeProxy(): FakeProxy {
-  const proxy: FakeProxy = { requests: [], scripted: [], gate: undefined };
+  const proxy: FakeProxy = { requests: [], bodies: [], scripted: [], gate: undefined };
   let replies = 0;
   beforeEach(() => {
     replies = 0;
     proxy.requests = [];
+    proxy.bodies = [];
     proxy.scripted = [];
     proxy.gate = undefined;
     vi.stubGlobal("fetch", async (input: string | URL | Request, init?: RequestInit) => {
       const url = String(input instanceof Request ? input.url : input);
       if (url.endsWith("/api/session")) return Response.json({ token: "t", maxBodyBytes: 1_000_000 });
+      proxy.bodies.push(String(init?.body));
       const body = JSON.parse(String(init?.body)) as { context: { messages: AgentMessage[] } };
       proxy.requests.push(
         body.context.messages.map((message) => ({ role: message.role, text: text(message) })),

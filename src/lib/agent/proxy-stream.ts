@@ -64,6 +64,31 @@ export interface PreviewRequest {
   options?: Record<string, unknown>;
 }
 
+/**
+ * The request the stream function would send for this model, messages and stream options, as `/api/preview`
+ * takes it: the same model reference, `context.messages` and options `/api/stream` receives.
+ */
+export function previewRequestFor(
+  model: Pick<Model<Api>, "provider" | "id">,
+  messages: readonly Message[],
+  streamOptions: Record<string, unknown>,
+): PreviewRequest {
+  return {
+    model: { provider: model.provider, id: model.id },
+    context: { messages },
+    options: sentOptions(streamOptions),
+  };
+}
+
+/** The body of `POST /api/preview` for a request: shaped as `/api/stream`'s, which the proxy parses alike. */
+export function previewBody(request: PreviewRequest): string {
+  return JSON.stringify({
+    model: { provider: request.model.provider, id: request.model.id },
+    context: { messages: request.context.messages },
+    options: request.options ?? {},
+  });
+}
+
 export interface StreamRouter {
   route(model: Model<Api>): Promise<StreamRoute>;
   /** The provider payload of a call this router sent, from whichever proxy (or the page) answered it. */

@@ -1,5 +1,6 @@
 import type { Agent, AgentEvent, AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Message } from "@earendil-works/pi-ai";
+import type { PayloadResponse } from "../../shared/api-types.ts";
 import type { ModelView } from "../model-view/project.ts";
 import type { CallRecorder } from "./recording/call-recorder.ts";
 import { convertToLlm } from "../messages/convert.ts";
@@ -14,7 +15,7 @@ import { decided, type ApprovalDecision } from "./approvals.ts";
 import { CallGate } from "./call-gate.svelte.ts";
 import type { CallPreferences } from "./call-preferences.svelte.ts";
 import { MessageQueues, type RunQueue } from "./message-queues.svelte.ts";
-import type { RecordedRequest, StreamRouter } from "./proxy-stream.ts";
+import type { PreviewRequest, RecordedRequest, StreamRouter } from "./proxy-stream.ts";
 import type { Replica } from "./replica.svelte.ts";
 import type { SessionSettingsState } from "./session-settings.svelte.ts";
 import { StreamingReply } from "./streaming-reply.svelte.ts";
@@ -49,6 +50,16 @@ export interface RunHost {
   /** The page's choices for model calls: pause before each, and the offline models' pace. */
   preferences: CallPreferences;
 }
+
+/** What would be sent next, and what its provider would receive of it. */
+export interface NextCallPreview {
+  request: PreviewRequest;
+  response: PayloadResponse;
+}
+
+const NO_PREVIEW: PayloadResponse = {
+  payload: { kept: "none", bytes: 0, reason: "this connection cannot build a provider's payload" },
+};
 
 const RUNNING_ELSEWHERE =
   "This session is running in another tab. Wait for it to finish, or open another session.";
@@ -188,6 +199,36 @@ export class RunController {
     const ref = this.#host.settings.current.model;
     const info = this.#host.catalog.find(ref);
     return info ? modelFromInfo(info) : modelFromRef(ref);
+  }
+
+  /**
+   * The request the next call would make now, built as a run builds it: the transcript's context with
+   * `prompt` and the messages held for the next turn appended (after pi's tool declarations), converted
+   * for the model, with the session's model and the stream options the Agent passes on. Nothing is sent.
+   */
+  async nextRequest(prompt?: string): Promise<PreviewRequest> {
+    // The Agent's chunk carries the request builders too; a preview waits for it as a run does.
+    const [agent, runtime] = await Promise.all([this.#agentReady, import("./agent-runtime.ts")]);
+    const { transcript, settings } = this.#host;
+    const text = prompt?.trim();
+    const pending = text ? [createUserMessage(text), ...settings.nextTurn] : [];
+    const added = runtime.declareToolChanges(transcript.context(), pending, agent.state.tools);
+    const messages = convertToLlm(transcript.contextWith(added), settings.current.context.policies);
+    const thinking = settings.current.thinkingLevel;
+    return runtime.previewRequestFor(this.#model(), messages, {
+      reasoning: thinking === "off" ? undefined : thinking,
+      sessionId: agent.sessionId,
+      transport: agent.transport,
+      thinkingBudgets: agent.thinkingBudgets,
+      maxRetryDelayMs: agent.maxRetryDelayMs,
+    });
+  }
+
+  /** The next call's request (see `nextRequest`) and the payload its provider would receive for it. */
+  async previewNext(prompt?: string): Promise<NextCallPreview> {
+    const request = await this.nextRequest(prompt);
+    const response = await this.#host.router.preview?.(request);
+    return { request, response: response ?? NO_PREVIEW };
   }
 
   // --- prompting -----------------------------------------------------------------------------------

@@ -9,7 +9,11 @@ import {
   type EntryBase,
   type SessionEntry,
 } from "../messages/entries.ts";
-import { SessionProjector, type SessionProjection } from "../model-view/session-projection.ts";
+import {
+  projectSession,
+  SessionProjector,
+  type SessionProjection,
+} from "../model-view/session-projection.ts";
 import type { EntryRecord } from "../storage/records.ts";
 
 /** Where the transcript's changes go to be stored (the session's writer). */
@@ -127,13 +131,24 @@ export class Transcript {
    */
   append(messages: readonly AgentMessage[]): readonly SessionEntry[] {
     if (messages.length === 0) return [];
-    // A compaction records the prompt and tools in force, as pi's does, so the model keeps them.
-    const system = this.projection.context.findLast((message) => message.role === "system");
-    const entries = chainEntries(messages, this.#leafId, (id) => this.#byId.has(id)).map((entry) =>
-      asPiEntry(entry, system?.role === "system" ? system : undefined),
-    );
+    const entries = this.#entriesFor(messages);
     this.#add(entries);
     return entries;
+  }
+
+  /** The context the model would read with these messages appended; nothing is stored or changed. */
+  contextWith(messages: readonly AgentMessage[]): AgentMessage[] {
+    if (messages.length === 0) return this.context();
+    const path = [...this.#path, ...this.#entriesFor(messages)];
+    return projectSession(path, { applyCompaction: this.#applyCompactionNow() }).context;
+  }
+
+  #entriesFor(messages: readonly AgentMessage[]): SessionEntry[] {
+    // A compaction records the prompt and tools in force, as pi's does, so the model keeps them.
+    const system = this.projection.context.findLast((message) => message.role === "system");
+    return chainEntries(messages, this.#leafId, (id) => this.#byId.has(id)).map((entry) =>
+      asPiEntry(entry, system?.role === "system" ? system : undefined),
+    );
   }
 
   /** Another kind of entry at the end of the path: a context edit, a label, a model change, a summary… */

@@ -1,5 +1,6 @@
 import { tokenCounts, type TokenCounts } from "../models/usage.ts";
 import type { CallOutcome, CallRecord } from "../storage/records.ts";
+import { formatTime } from "../ui/format.ts";
 import { usageLine } from "../ui/usage-text.ts";
 
 /** A call's token numbers: the provider's usage, or the estimate kept for a reply stopped before any came. */
@@ -28,3 +29,12 @@ export const STOP_LABELS: Record<string, string> = {
   error: "error",
   aborted: "stopped",
 };
+
+export function stopLabel(call: CallRecord): string {
+  return STOP_LABELS[call.outcome.stopReason] ?? call.outcome.stopReason;
+}
+
+/** A row's accessible name: its visible text in the order shown, after "Call". */
+export function callRowLabel(call: CallRecord): string {
+  return `Call #${call.seq + 1} ${call.provider}/${call.modelId}, ${stopLabel(call)}, ${formatTime(call.startedAt)}. ${callLine(call)}`;
+}

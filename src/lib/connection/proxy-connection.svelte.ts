@@ -1,7 +1,12 @@
 import type { Api, AssistantMessage, Model } from "@earendil-works/pi-ai";
 import type { ApiErrorBody, ModelsResponse, PayloadResponse } from "../../shared/api-types.ts";
 import { MIRROR_PROVIDER_ID } from "../../shared/mirror/mirror-id.ts";
-import type { PreviewRequest, StreamRoute, StreamRouter } from "../agent/proxy-stream.ts";
+import {
+  previewBody,
+  type PreviewRequest,
+  type StreamRoute,
+  type StreamRouter,
+} from "../agent/proxy-stream.ts";
 import type { InPageProxy } from "./in-page-proxy.ts";
 import { lostProblem, probeOwnServer, type ConnectionProblem, type ProbeResult } from "./probe.ts";
 import {
@@ -199,11 +204,7 @@ export class ProxyConnection implements StreamRouter {
   /** `POST /api/preview` of the proxy in use (or the page): the payload the provider would receive now. */
   async preview(request: PreviewRequest): Promise<PayloadResponse> {
     await this.#ready;
-    const body = JSON.stringify({
-      model: { provider: request.model.provider, id: request.model.id },
-      context: { messages: request.context.messages },
-      options: request.options ?? {},
-    });
+    const body = previewBody(request);
     const init = (token: string): RequestInit => ({
       method: "POST",
       headers: { ...authorized(token), "Content-Type": "application/json" },

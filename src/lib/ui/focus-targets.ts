@@ -2,7 +2,7 @@ import { createContext } from "svelte";
 import type { Attachment } from "svelte/attachments";
 
 /** Places the app moves focus to by name: after Stop, after a decision, from a shortcut. */
-export type FocusTargetName = "composer" | "facts";
+export type FocusTargetName = "composer" | "facts" | "calls";
 
 /**
  * Named focus targets. An element registers itself while it is on screen; asking for a target that is

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCost, formatJson, formatTokens, relativeTime } from "./format.ts";
+import { formatCost, formatDateTime, formatJson, formatTime, formatTokens, relativeTime } from "./format.ts";
 
 describe("formatting", () => {
   it("says how long ago something changed", () => {
@@ -16,6 +16,17 @@ describe("formatting", () => {
     expect(formatCost(0)).toBe("$0");
     expect(formatCost(0.0012)).toBe("$0.0012");
     expect(formatCost(1.5)).toBe("$1.50");
+  });
+
+  it("formats times as the browser's own British English formatting does", () => {
+    const at = Date.UTC(2026, 10, 30, 9, 5, 7);
+    expect(formatTime(at)).toBe(
+      new Date(at).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
+    );
+    expect(formatDateTime(at)).toBe(
+      new Date(at).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }),
+    );
+    expect(formatTime(0)).toBe("");
   });
 });
 

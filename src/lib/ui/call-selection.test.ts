@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { zeroUsage } from "../../shared/usage.ts";
+import { CallLog } from "../agent/recording/call-log.svelte.ts";
+import { MemorySessionStore } from "../storage/memory-store.ts";
+import { SCHEMA_VERSION, type NewCall } from "../storage/records.ts";
+import { CallSelection } from "./call-selection.svelte.ts";
+
+function newCall(replyEntryId: string | undefined): NewCall {
+  return {
+    summary: {
+      id: crypto.randomUUID(),
+      startedAt: 1,
+      provider: "mirror",
+      modelId: "mirror",
+      api: "mirror",
+      options: {},
+      messageCount: 2,
+      leafId: null,
+      ...(replyEntryId ? { replyEntryId } : {}),
+      outcome: { stopReason: "stop", usage: zeroUsage() },
+      timing: { durationMs: 5 },
+      capture: { messages: "all", payload: "all" },
+    },
+    body: {
+      messages: { kept: "all", value: [], bytes: 2 },
+      sources: [],
+      payload: { kept: "none", bytes: 0, reason: "r" },
+    },
+  };
+}
+
+async function logWithReplies(...replies: (string | undefined)[]) {
+  const store = new MemorySessionStore();
+  await store.createSession(
+    {
+      schema: SCHEMA_VERSION,
+      id: "s",
+      title: "t",
+      titleIsCustom: false,
+      createdAt: 0,
+      updatedAt: 0,
+      messageCount: 0,
+      nextSeq: 0,
+      revision: 0,
+      leafId: null,
+      settings: {},
+    },
+    [],
+  );
+  for (const reply of replies) await store.appendCall("s", newCall(reply));
+  return new CallLog(store, "s");
+}
+
+describe("the call selection shared by the chat and the inspector", () => {
+  it("opens the calls view on the call that produced a reply, once the calls are read", async () => {
+    const log = await logWithReplies("r1", undefined, "r3");
+    const selection = new CallSelection(() => log);
+    expect(selection.view).toBe("facts");
+
+    selection.showReply("r3");
+    expect(selection.view).toBe("calls");
+    expect(selection.selected).toBeUndefined();
+    expect(selection.replyUnrecorded).toBe(false);
+    await log.load();
+    expect(selection.selected).toBe(2);
+    expect(selection.reply).toBe("r3");
+  });
+
+  it("says when no recorded call produced the reply", async () => {
+    const log = await logWithReplies("r1");
+    await log.load();
+    const selection = new CallSelection(() => log);
+    selection.showReply("older");
+    expect(selection.selected).toBeUndefined();
+    expect(selection.replyUnrecorded).toBe(true);
+  });
+
+  it("a call chosen in the list replaces the question or the preview, and asking again scrolls again", async () => {
+    const log = await logWithReplies("r1", "r2");
+    await log.load();
+    const selection = new CallSelection(() => log);
+    selection.showReply("r1");
+    const first = selection.revealNonce;
+    selection.showReply("r1");
+    expect(selection.revealNonce).not.toBe(first);
+    selection.showPreview();
+    expect(selection.previewing).toBe(true);
+    expect(selection.selected).toBeUndefined();
+    selection.choose(1);
+    expect(selection.selected).toBe(1);
+    expect(selection.reply).toBeUndefined();
+    expect(selection.previewing).toBe(false);
+    selection.showFacts();
+    expect(selection.view).toBe("facts");
+  });
+});
