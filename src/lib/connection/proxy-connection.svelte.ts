@@ -6,7 +6,7 @@ import {
   type PreviewRequest,
   type StreamRoute,
   type StreamRouter,
-} from "../agent/proxy-stream.ts";
+} from "../agent/stream-route.ts";
 import type { InPageProxy } from "./in-page-proxy.ts";
 import { lostProblem, probeOwnServer, type ConnectionProblem, type ProbeResult } from "./probe.ts";
 import {
