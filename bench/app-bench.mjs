@@ -75,22 +75,28 @@ async function plantSession(page, count) {
         const request = db.transaction(store, "readonly").objectStore(store).get(key);
         request.onsuccess = () => resolve(request.result);
       });
-    const system = (await read("messages", [current, 0])).message;
+    // The current schema (storage/schema.ts): one record per entry, the session a chain of them.
+    const system = (await read("entries", [current, 0])).entry.message;
     const meta = await read("sessions", current);
     const facts = [system, ...window.piBench.syntheticFacts(size).slice(1)];
+    const entries = window.piBench.chainEntries(facts, null);
     const id = `bench-${size}-${Date.now()}`;
     await new Promise((resolve, reject) => {
-      const tx = db.transaction(["sessions", "messages"], "readwrite");
+      const tx = db.transaction(["sessions", "entries"], "readwrite");
       tx.objectStore("sessions").put({
         ...meta,
         id,
         title: `Bench ${size}`,
         titleIsCustom: true,
-        messageCount: facts.length,
-        nextSeq: facts.length,
+        messageCount: entries.length,
+        nextSeq: entries.length,
+        revision: 1,
+        leafId: entries.at(-1).id,
       });
-      facts.forEach((message, seq) =>
-        tx.objectStore("messages").put({ schema: 1, sessionId: id, seq, message }),
+      entries.forEach((entry, seq) =>
+        tx
+          .objectStore("entries")
+          .put({ schema: window.piBench.schemaVersion, sessionId: id, seq, rev: 1, entry }),
       );
       tx.oncomplete = () => resolve();
       tx.onerror = () => reject(tx.error);
