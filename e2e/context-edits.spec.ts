@@ -48,7 +48,7 @@ test("an edit for the model reaches the next request while the inspector shows b
   const conversation = page.getByRole("region", { name: "Conversation" });
   await expect(conversation.getByText("sent edited (context edit)")).toBeVisible();
   await expect(
-    conversation.getByText("Context edit: the model reads new content for “my card number is 4111 1111”"),
+    conversation.getByText("Context edit · new content for the model: “my card number is 4111 1111”"),
   ).toBeVisible();
   await expectAccessible(page, "the inspector with an edited fact");
 

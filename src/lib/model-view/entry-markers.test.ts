@@ -39,11 +39,11 @@ describe("markers for the entries between facts", () => {
   it("says what each context edit does to which fact, by the fact's text, never its id", () => {
     const lines = markersOf("context edits");
     expect(lines).toEqual([
-      "Context edit: the model reads new content for “a long question with a secret”",
-      "Context edit: the model reads new content for “an answer to edit”",
-      "Context edit: the model reads new content for “an answer to edit”",
-      "Context edit: the model reads new content for “calculate: 2”",
-      "Context edit: “failed reply” left out of what the model reads",
+      "Context edit · new content for the model: “a long question with a secret”",
+      "Context edit · new content for the model: “an answer to edit”",
+      "Context edit · new content for the model: “an answer to edit”",
+      "Context edit · new content for the model: “calculate: 2”",
+      "Context edit · left out of what the model reads: “failed reply”",
     ]);
     const { entries } = named("context edits");
     for (const entry of entries) for (const line of lines) expect(line).not.toContain(entry.id);
@@ -52,7 +52,7 @@ describe("markers for the entries between facts", () => {
   it("names a label by its text and the entry it marks, as it was before the label", () => {
     expect(markersOf("labels")).toEqual([
       "Label “start” on “one”",
-      "Context edit: the model reads new content for “one”",
+      "Context edit · new content for the model: “one”",
     ]);
   });
 });

@@ -22,9 +22,10 @@ export function markerText(tree: SessionTree, entry: SessionEntry): string | und
     }
     case "context_edit": {
       const target = targetTitle(tree, entry.targetId);
+      // What the edit does first: a long title is cut at its end.
       return entry.replacement === null
-        ? `Context edit: ${target} left out of what the model reads`
-        : `Context edit: the model reads new content for ${target}`;
+        ? `Context edit · left out of what the model reads: ${target}`
+        : `Context edit · new content for the model: ${target}`;
     }
     default:
       return undefined;

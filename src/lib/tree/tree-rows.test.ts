@@ -38,7 +38,7 @@ describe("the tree view's rows", () => {
     expect(one?.label).toBe("start");
     expect(one?.name).toContain("labelled “start”");
     expect(rows.filter((row) => row.marker).map((row) => row.title)).toEqual([
-      "Context edit: the model reads new content for “one”",
+      "Context edit · new content for the model: “one”",
     ]);
     expect(rows.map((row) => row.badge)).toContain("compaction");
   });
