@@ -37,7 +37,11 @@ export function buildTree(entries: readonly SessionEntry[]): SessionTree {
 const TITLE_LENGTH = 60;
 
 function firstLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
+  // Only the start is shown: a long text is cut before its whitespace is folded.
+  const line = text
+    .slice(0, TITLE_LENGTH * 4)
+    .replace(/\s+/g, " ")
+    .trim();
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }
 

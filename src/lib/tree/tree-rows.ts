@@ -90,7 +90,8 @@ export function treeRows(tree: SessionTree, leafId: string | null): TreeViewRow[
     const { entry } = row;
     const marker = markerText(tree, entry);
     const label = tree.labels.get(entry.id);
-    const title = marker ?? entryTitle(tree, entry, { withLabel: false });
+    // The outline titles a labelled entry by its label; the row shows the label apart, and the text.
+    const title = marker ?? (label ? entryTitle(tree, entry, { withLabel: false }) : row.title);
     const badge = badgeOf(entry);
     const leaf = entry.id === leafId;
     const parts = [
