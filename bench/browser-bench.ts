@@ -5,11 +5,12 @@ import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../src/lib/messa
 import { ModelViewProjector, projectModelView } from "../src/lib/model-view/project.ts";
 import { IdbSessionStore } from "../src/lib/storage/idb-store.ts";
 import { defaultSettings } from "../src/lib/agent/session-settings.ts";
-import { chainEntries, type SessionEntry } from "../src/lib/messages/entries.ts";
+import { chainEntries, pathTo, relinkOrphans, type SessionEntry } from "../src/lib/messages/entries.ts";
+import { buildTree } from "../src/lib/model-view/session-tree.ts";
 import { projectSession, SessionProjector } from "../src/lib/model-view/session-projection.ts";
 import { SCHEMA_VERSION, type NewCall, type SessionMeta } from "../src/lib/storage/records.ts";
 import { zeroUsage } from "../src/shared/usage.ts";
-import { syntheticFacts } from "./synthetic-session.ts";
+import { syntheticFacts, syntheticTree } from "./synthetic-session.ts";
 
 /**
  * Benchmarks that run inside Chromium on the playground's own modules, exposed as `window.piBench` for
@@ -281,12 +282,86 @@ export async function callAppend(runs: number): Promise<{ at10: number[]; at1000
   return result;
 }
 
+/**
+ * Appending entry #10 and entry #10,000 to a session that is a tree (100 branches, with model, thinking,
+ * label and context-edit entries among the messages), one transaction each with the leaf, as the
+ * session's writer stores them.
+ */
+export async function idbAppendTree(runs: number): Promise<{ at10: number[]; at10k: number[] }> {
+  const store = await IdbSessionStore.open();
+  const { entries } = syntheticTree(10_000 + DB_SAMPLE, 100);
+  const result = { at10: [] as number[], at10k: [] as number[] };
+  const append = async (id: string, entry: SessionEntry) => {
+    const started = performance.now();
+    await store.write(id, { append: [entry], leafId: entry.id });
+    return performance.now() - started;
+  };
+  for (let run = 0; run < runs; run++) {
+    const small = `tree-small-${run}-${Date.now()}`;
+    await store.createSession(meta(small, 0), []);
+    for (let index = 0; index < 10 + DB_SAMPLE / 2; index++) {
+      const took = await append(small, entries[index] as SessionEntry);
+      if (index >= 10 - DB_SAMPLE / 2) result.at10.push(took);
+    }
+    const large = `tree-large-${run}-${Date.now()}`;
+    const prefix = 10_000 - Math.floor(DB_SAMPLE / 2);
+    await store.createSession(meta(large, 0), entries.slice(0, prefix));
+    for (let index = prefix; index < prefix + DB_SAMPLE; index++)
+      result.at10k.push(await append(large, entries[index] as SessionEntry));
+    await store.deleteSession(small);
+    await store.deleteSession(large);
+  }
+  store.close();
+  return result;
+}
+
 /** Record `count` calls in a stored session (for opening the calls view of a long session). */
 export async function plantCalls(sessionId: string, count: number): Promise<void> {
   const store = await IdbSessionStore.open();
   const messages = convertToLlm(syntheticFacts(20), SETTINGS.policies);
   for (let index = 0; index < count; index++) await store.appendCall(sessionId, benchCall(index, messages));
   store.close();
+}
+
+/**
+ * Opening a session as the page does (read and validate every record, index the entries, walk the path
+ * to the leaf, project it as pi does, convert it for the model, and build the tree for the tree view):
+ * a 10,000-entry tree with 100 branches against a flat session of 10,000 entries.
+ */
+export async function treeOpen(runs: number): Promise<{ tree: number[]; flat: number[] }> {
+  const store = await IdbSessionStore.open();
+  const branched = syntheticTree(10_000, 100);
+  const straight = chainEntries(syntheticFacts(10_000), null);
+  const treeId = `open-tree-${Date.now()}`;
+  const flatId = `open-flat-${Date.now()}`;
+  await store.createSession({ ...meta(treeId, 0), leafId: branched.leafId }, branched.entries);
+  await store.createSession({ ...meta(flatId, 0), leafId: straight.at(-1)?.id ?? null }, straight);
+  const open = async (id: string): Promise<number> => {
+    const started = performance.now();
+    const loaded = await store.loadSession(id);
+    if (loaded?.records.length !== 10_000)
+      throw new Error(`expected 10,000 entries, loaded ${loaded?.records.length}`);
+    const entries = relinkOrphans(loaded.records.map((record) => record.entry));
+    const byId = new Map(entries.map((entry) => [entry.id, entry]));
+    const path = pathTo(byId, loaded.meta.leafId);
+    projectModelView(projectSession(path, SETTINGS), SETTINGS);
+    buildTree(entries);
+    return performance.now() - started;
+  };
+  const result = { tree: [] as number[], flat: [] as number[] };
+  for (let run = 0; run < runs + 1; run++) {
+    // Alternating, so that neither side always runs on a warmer engine.
+    const tree = await open(treeId);
+    const flat = await open(flatId);
+    if (run > 0) {
+      result.tree.push(tree);
+      result.flat.push(flat);
+    }
+  }
+  await store.deleteSession(treeId);
+  await store.deleteSession(flatId);
+  store.close();
+  return result;
 }
 
 declare global {
@@ -299,8 +374,20 @@ declare global {
       plantCalls: typeof plantCalls;
       syntheticFacts: typeof syntheticFacts;
       plantSession: typeof plantSession;
+      idbAppendTree: typeof idbAppendTree;
+      treeOpen: typeof treeOpen;
     };
   }
 }
 
-window.piBench = { modelView, idbAppend, sessionOpen, callAppend, plantCalls, syntheticFacts, plantSession };
+window.piBench = {
+  modelView,
+  idbAppend,
+  sessionOpen,
+  callAppend,
+  plantCalls,
+  syntheticFacts,
+  plantSession,
+  idbAppendTree,
+  treeOpen,
+};

@@ -207,6 +207,24 @@ async function browserMicroBenchmarks(browser, baseURL) {
     append.at10k,
   );
   record("whole-transcript rewrite", "message #10", append.rewriteAt10, "append of message #10", append.at10);
+  const treeAppend = await page.evaluate((runs) => window.piBench.idbAppendTree(runs), quick ? 2 : 4);
+  record(
+    "IndexedDB append, tree entries",
+    "entry #10,000 (100 branches)",
+    treeAppend.at10k,
+    "entry #10",
+    treeAppend.at10,
+    { goal: "ratio ≤ 1.5" },
+  );
+  const treeOpen = await page.evaluate((runs) => window.piBench.treeOpen(runs), RUNS);
+  record(
+    "session open (read, validate, path, projection, tree)",
+    "10,000 entries, 100 branches",
+    treeOpen.tree,
+    "flat 10,000 entries",
+    treeOpen.flat,
+    { goal: "ratio < 1.2" },
+  );
   for (const count of [1_000, 10_000]) {
     const open = await page.evaluate(([n, runs]) => window.piBench.sessionOpen(n, runs), [count, RUNS]);
     record(

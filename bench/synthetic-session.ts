@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
+import type { SessionEntry } from "../src/lib/messages/entries.ts";
 
 /**
  * A realistic session of `count` facts for benchmarks: turns of user prompt, assistant reply with a tool
@@ -122,4 +123,57 @@ export function syntheticFacts(count: number, seed = 1): AgentMessage[] {
     }
   }
   return facts.slice(0, count);
+}
+
+/**
+ * A session tree of `count` entries with `branches` branches, as a long pi session that was branched
+ * often looks: each branch leaves the one before it half-way along, and carries the entries that are not
+ * facts (model and thinking changes, labels, context edits) among its messages. Returns the entries in
+ * order of creation and the leaf (the end of the last branch).
+ */
+export function syntheticTree(
+  count: number,
+  branches: number,
+  seed = 1,
+): { entries: SessionEntry[]; leafId: string } {
+  const facts = syntheticFacts(count, seed);
+  const perBranch = Math.ceil(count / branches);
+  const entries: SessionEntry[] = [];
+  const timestamp = new Date(0).toISOString();
+  let branchStart = 0;
+  let parentId: string | null = null;
+  for (let index = 0; index < count; index++) {
+    const id = `e${index}`;
+    const inBranch = index - branchStart;
+    if (inBranch === perBranch) {
+      // A new branch, from half-way along the one before it.
+      parentId = `e${branchStart + Math.floor(perBranch / 2)}`;
+      branchStart = index;
+    }
+    const base = { id, parentId, timestamp };
+    const previous = parentId ?? id;
+    switch (index % 97) {
+      case 13:
+        entries.push({ ...base, type: "thinking_level_change", thinkingLevel: "high" });
+        break;
+      case 29:
+        entries.push({ ...base, type: "model_change", provider: "mirror", modelId: "mirror" });
+        break;
+      case 53:
+        entries.push({ ...base, type: "label", targetId: previous, label: `mark ${index}` });
+        break;
+      case 71:
+        entries.push({
+          ...base,
+          type: "context_edit",
+          targetId: previous,
+          replacement: { content: "edited for the model" },
+        });
+        break;
+      default:
+        entries.push({ ...base, type: "message", message: facts[index] as AgentMessage });
+    }
+    parentId = id;
+  }
+  return { entries, leafId: entries.at(-1)?.id ?? "" };
 }

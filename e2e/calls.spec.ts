@@ -1,55 +1,13 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { createModels, type Message } from "@earendil-works/pi-ai";
 import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
 import { createMirrorProvider } from "../src/shared/mirror/mirror-provider.ts";
 import { FAKE_OPENAI_KEY, FIXTURE_PORT, staticUrl } from "./ports.ts";
+import { readStoredCalls, storedCalls, type StoredCall } from "./stored-calls.ts";
 import { expect, lastReply, openPlayground, sendMessage, test } from "./support.ts";
 
 /** The loopback OpenAI-compatible fixture that playwright.config.ts starts as the local server. */
 const FIXTURE = `http://127.0.0.1:${FIXTURE_PORT}`;
-
-interface StoredCall {
-  seq: number;
-  id: string;
-  modelId: string;
-  messages: { kept: string; value?: Message[] };
-  payload: { kept: string; value?: unknown; reason?: string };
-  endpoint?: { url: string; headers: Record<string, string> };
-}
-
-/** The current session's recorded calls, each with its body, read straight from IndexedDB, in order. */
-async function readStoredCalls(page: Page): Promise<StoredCall[]> {
-  return page.evaluate(async () => {
-    const sessionId = localStorage.getItem("pi-playground:current-session") ?? "";
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open("pi-playground");
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const range = IDBKeyRange.bound([sessionId, -1], [sessionId, Number.MAX_SAFE_INTEGER]);
-    const all = <T>(store: string) =>
-      new Promise<T[]>((resolve, reject) => {
-        const request = db.transaction(store, "readonly").objectStore(store).getAll(range);
-        request.onsuccess = () => resolve(request.result as T[]);
-        request.onerror = () => reject(request.error);
-      });
-    const calls = await all<{ seq: number; id: string; modelId: string }>("calls");
-    const bodies = await all<{ seq: number; messages: unknown; payload: unknown; endpoint?: unknown }>(
-      "callBodies",
-    );
-    db.close();
-    return calls.map((call) => {
-      const body = bodies.find((candidate) => candidate.seq === call.seq);
-      return { ...call, messages: body?.messages, payload: body?.payload, endpoint: body?.endpoint };
-    }) as StoredCall[];
-  });
-}
-
-/** Wait until the session has recorded `count` calls (a call is stored once its reply is over). */
-async function storedCalls(page: Page, count: number): Promise<StoredCall[]> {
-  await expect.poll(async () => (await readStoredCalls(page)).length, { timeout: 15_000 }).toBe(count);
-  return readStoredCalls(page);
-}
 
 async function fixtureBodies(request: APIRequestContext): Promise<unknown[]> {
   const log = (await (await request.get(`${FIXTURE}/__requests`)).json()) as {

@@ -63,7 +63,10 @@ test("a tool result selected in the inspector highlights the call it answers", a
   );
 });
 
-test("each message can be copied and forked from its own actions", async ({ page, context }) => {
+test("each message can be copied and forked (a branch of the same session) from its own actions", async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await openPlayground(page);
   await sendMessage(page, "remember the blue door");
@@ -85,9 +88,10 @@ test("each message can be copied and forked from its own actions", async ({ page
     .getByRole("group", { name: "Actions for message 3" })
     .getByRole("button", { name: "Fork from here" })
     .click();
-  const sessions = page.getByRole("region", { name: "Sessions" });
-  await expect(
-    sessions.getByRole("button", { name: /^Fork of remember the blue door at fact 3/ }),
-  ).toHaveAttribute("aria-current", "true");
+  // A new branch in the same session, from the reply: the turn after it is on the branch left.
   await expect(page.getByRole("article", { name: "Your message" })).toHaveText(["remember the blue door"]);
+  await expect(page.getByRole("complementary", { name: "New branch" })).toContainText(
+    "Back to “second turn”",
+  );
+  await expect(page.getByRole("region", { name: "Sessions" }).getByRole("listitem")).toHaveCount(1);
 });

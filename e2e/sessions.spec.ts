@@ -150,7 +150,9 @@ test("everything a session owns persists with it: model, thinking level, prompt,
   await expect(page.getByRole("region", { name: "Queued messages" })).toContainText("held for later");
 });
 
-test("fork from a fact, then return with a branch summary where the fork began", async ({ page }) => {
+test("copy to a new session from a fact, then return with a branch summary where the copy began", async ({
+  page,
+}) => {
   await openPlayground(page);
   await converse(page, "main line one");
   await converse(page, "main line two");
@@ -159,7 +161,7 @@ test("fork from a fact, then return with a branch summary where the fork began",
   await factRow(facts, 3).click();
   await page
     .getByRole("region", { name: "Selected fact" })
-    .getByRole("button", { name: "Fork from here" })
+    .getByRole("button", { name: "Copy to new session" })
     .click();
 
   await expect(

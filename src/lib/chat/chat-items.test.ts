@@ -5,7 +5,7 @@ import {
   createInjectedAssistantMessage,
   createUserMessage,
 } from "../messages/factories.ts";
-import { canRetry, layoutChat } from "./chat-items.ts";
+import { canRetry, layoutChat, placeMarkers } from "./chat-items.ts";
 
 describe("layoutChat", () => {
   it("moves tool results into their call, leaves out display:false custom messages, keeps the rest in order", () => {
@@ -59,5 +59,27 @@ describe("canRetry", () => {
     expect(canRetry([createUserMessage("q"), failed])).toBe(true);
     expect(canRetry([createUserMessage("q"), createInjectedAssistantMessage("fine")])).toBe(false);
     expect(canRetry([failed, createUserMessage("q")])).toBe(false);
+  });
+});
+
+describe("placeMarkers", () => {
+  it("puts each marker after the shown item of the fact it follows, or of the nearest shown one before", () => {
+    const items = [1, 2, 5].map((index) => ({ index, message: createUserMessage(`m${index}`) }));
+    const marker = (id: string) => ({ id, text: id });
+    const placed = placeMarkers(items, [
+      { afterFact: -1, marker: marker("before all") },
+      { afterFact: 0, marker: marker("after the prompt") },
+      { afterFact: 2, marker: marker("after 2") },
+      { afterFact: 3, marker: marker("after a result shown in 2") },
+      { afterFact: 5, marker: marker("after 5") },
+      { afterFact: 9, marker: marker("at the end") },
+    ]);
+    expect(placed.leading.map((item) => item.id)).toEqual(["before all", "after the prompt"]);
+    expect(
+      Object.fromEntries([...placed.after].map(([index, list]) => [index, list.map((m) => m.id)])),
+    ).toEqual({
+      2: ["after 2", "after a result shown in 2"],
+      5: ["after 5", "at the end"],
+    });
   });
 });

@@ -55,3 +55,36 @@ export function canRetry(facts: readonly AgentMessage[]): boolean {
   const last = facts.at(-1);
   return last?.role === "assistant" && (last.stopReason === "error" || last.stopReason === "aborted");
 }
+
+/** A line shown between messages for an entry that is not a fact (a model change, a context edit, …). */
+export interface ChatMarker {
+  /** The entry's id: stable, for keyed rendering. */
+  id: string;
+  text: string;
+}
+
+/**
+ * Where the markers go among the shown items: each after the item that holds the fact it follows (or
+ * the nearest shown one before it: a tool result shown inside its call, a hidden custom message), and
+ * those before any shown item at the top. `markers` come in path order, as the projection lists them.
+ */
+export function placeMarkers(
+  items: readonly ChatItem[],
+  markers: readonly { afterFact: number; marker: ChatMarker }[],
+): { leading: ChatMarker[]; after: Map<number, ChatMarker[]> } {
+  const leading: ChatMarker[] = [];
+  const after = new Map<number, ChatMarker[]>();
+  let position = -1;
+  for (const { afterFact, marker } of markers) {
+    while (position + 1 < items.length && (items[position + 1] as ChatItem).index <= afterFact) position++;
+    const item = items[position];
+    if (!item) {
+      leading.push(marker);
+      continue;
+    }
+    const list = after.get(item.index);
+    if (list) list.push(marker);
+    else after.set(item.index, [marker]);
+  }
+  return { leading, after };
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chainEntries, type SessionEntry } from "../messages/entries.ts";
 import { createUserMessage } from "../messages/factories.ts";
 import { piTrees } from "./pi-sessions.test-support.ts";
-import { branchTitle, buildTree, leafOf, outline } from "./session-tree.ts";
+import { branchTitle, buildTree, entryTitle, leafOf, outline } from "./session-tree.ts";
 
 const trees = piTrees();
 const named = (name: string) => {
@@ -76,5 +76,34 @@ describe("the session tree", () => {
       ["leaf", 4_998],
     ]);
     expect(leafOf(tree, entries[0]?.id ?? "")).toBe(entries.at(-1)?.id);
+  });
+
+  it("lists the entries `keep` picks inside a straight run, counting the others between them", () => {
+    const { entries, leafId } = named("a straight conversation");
+    const tree = buildTree(entries);
+    const rows = outline(tree, leafId, {
+      keep: (entry) => entry.type !== "message" || entry.message.role === "user",
+    });
+    expect(rows.map((row) => [row.kind, row.title, row.skipped])).toEqual([
+      ["root", "system prompt", 0],
+      ["step", "model change", 0],
+      ["step", "thinking level change", 0],
+      ["step", "one", 0],
+      ["step", "session info", 1],
+      ["step", "custom", 0],
+      ["leaf", "three", 0],
+    ]);
+    expect(rows.every((row) => row.current)).toBe(true);
+  });
+
+  it("titles an entry by what it says when asked to leave its label aside", () => {
+    const entries = chainEntries([createUserMessage("plan the trip", 1)], null);
+    const first = entries[0] as SessionEntry;
+    const tree = buildTree([
+      ...entries,
+      { type: "label", id: "l", parentId: first.id, timestamp: "", targetId: first.id, label: "Trip" },
+    ]);
+    expect(entryTitle(tree, first)).toBe("Trip");
+    expect(entryTitle(tree, first, { withLabel: false })).toBe("plan the trip");
   });
 });

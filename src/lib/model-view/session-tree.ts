@@ -1,3 +1,4 @@
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { contentText } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "../messages/entries.ts";
 import { factOf } from "./session-projection.ts";
@@ -36,22 +37,60 @@ export function buildTree(entries: readonly SessionEntry[]): SessionTree {
 const TITLE_LENGTH = 60;
 
 function firstLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
+  // Only the start is shown: a long text is cut before its whitespace is folded.
+  const line = text
+    .slice(0, TITLE_LENGTH * 4)
+    .replace(/\s+/g, " ")
+    .trim();
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }
 
-/** The text a person would recognise an entry by: a label, what was asked or answered, or its kind. */
-export function entryTitle(tree: SessionTree, entry: SessionEntry): string {
-  const label = tree.labels.get(entry.id);
+/**
+ * The text a person would recognise an entry by: a label, what was asked or answered, or its kind.
+ * `withLabel: false` gives what the entry says even when it carries a label (to show both).
+ */
+export function entryTitle(tree: SessionTree, entry: SessionEntry, { withLabel = true } = {}): string {
+  const label = withLabel ? tree.labels.get(entry.id) : undefined;
   if (label) return label;
   const fact = factOf(entry);
-  if (fact && (fact.role === "user" || fact.role === "assistant" || fact.role === "custom")) {
-    const text = firstLine(contentText(fact.content as Parameters<typeof contentText>[0], " "));
-    if (text) return text;
-  }
-  if (fact?.role === "branchSummary" || fact?.role === "compactionSummary") return firstLine(fact.summary);
-  if (fact?.role === "system") return "system prompt";
+  const text = fact ? factTitle(fact) : "";
+  if (text) return text;
   return entry.type === "message" ? entry.message.role : entry.type.replaceAll("_", " ");
+}
+
+/** What a fact says, in one short line ("" when it says nothing a person would recognise it by). */
+function factTitle(fact: AgentMessage): string {
+  const textOf = (content: unknown) =>
+    firstLine(contentText(content as Parameters<typeof contentText>[0], " "));
+  switch (fact.role) {
+    case "user":
+    case "custom":
+      return textOf(fact.content);
+    case "assistant": {
+      const text = textOf(fact.content);
+      if (text) return text;
+      const calls = fact.content.flatMap((block) => (block.type === "toolCall" ? [block.name] : []));
+      if (calls.length > 0) return `calls ${calls.join(", ")}`;
+      if (fact.stopReason === "error") return "failed reply";
+      return fact.stopReason === "aborted" ? "stopped reply" : "";
+    }
+    case "toolResult":
+      return firstLine(`${fact.toolName}: ${contentText(fact.content, " ")}`);
+    case "branchSummary":
+    case "compactionSummary":
+      return firstLine(fact.summary);
+    case "system":
+      return "system prompt";
+    case "notification":
+    case "progress":
+      return firstLine(fact.text);
+    case "bashExecution":
+      return firstLine(`!${fact.command}`);
+    case "approval_request":
+      return firstLine(fact.action);
+    default:
+      return "";
+  }
 }
 
 /**
@@ -88,7 +127,8 @@ export interface TreeRow {
   depth: number;
   /** Entries of the straight run hidden before this row (since the previous row on its branch). */
   skipped: number;
-  kind: "root" | "fork" | "branch" | "leaf";
+  /** "step": an entry inside a straight run that the caller asked to see (`keep`). */
+  kind: "root" | "fork" | "branch" | "leaf" | "step";
   /** On the path to the current leaf. */
   current: boolean;
   title: string;
@@ -96,10 +136,15 @@ export interface TreeRow {
 
 /**
  * The outline: the root, every entry where branches part, the first entry of each branch, and every leaf,
- * each at the depth of its branch. Straight runs between them are counted, not listed, so a session of
- * 100,000 entries with a handful of branches is a handful of rows.
+ * each at the depth of its branch, plus the entries of the straight runs that `keep` picks. The rest of
+ * each run is counted, not listed, so a session of 100,000 entries with a handful of branches is a
+ * handful of rows.
  */
-export function outline(tree: SessionTree, leafId: string | null): TreeRow[] {
+export function outline(
+  tree: SessionTree,
+  leafId: string | null,
+  { keep }: { keep?: (entry: SessionEntry) => boolean } = {},
+): TreeRow[] {
   const onPath = new Set<string>();
   for (let id = leafId; id !== null;) {
     const entry = tree.byId.get(id);
@@ -108,6 +153,15 @@ export function outline(tree: SessionTree, leafId: string | null): TreeRow[] {
     id = entry.parentId;
   }
   const rows: TreeRow[] = [];
+  const childrenOf = (entry: SessionEntry) => tree.children.get(entry.id) ?? [];
+  const row = (entry: SessionEntry, depth: number, kind: TreeRow["kind"], skipped: number): TreeRow => ({
+    entry,
+    depth,
+    skipped,
+    kind,
+    current: onPath.has(entry.id),
+    title: entryTitle(tree, entry),
+  });
   const roots = tree.children.get("") ?? [];
   // Iteratively, depth first: a deep session must not overflow the stack.
   const stack: { entry: SessionEntry; depth: number; kind: TreeRow["kind"] }[] = roots
@@ -116,45 +170,27 @@ export function outline(tree: SessionTree, leafId: string | null): TreeRow[] {
     .map((entry) => ({ entry, depth: 0, kind: "root" as const }));
   while (stack.length > 0) {
     const item = stack.pop() as (typeof stack)[number];
+    const first = row(item.entry, item.depth, item.kind, 0);
+    rows.push(first);
+    // Follow the straight run to where it forks or ends: its start and end become rows, and the
+    // entries `keep` picks on the way; the others are counted.
     let entry = item.entry;
-    let skipped = 0;
-    let kind = item.kind;
-    // Follow the straight run to where it forks or ends; only the start and the end become rows.
-    rows.push({
-      entry,
-      depth: item.depth,
-      skipped: 0,
-      kind,
-      current: onPath.has(entry.id),
-      title: entryTitle(tree, entry),
-    });
-    for (;;) {
-      const next = tree.children.get(entry.id) ?? [];
-      if (next.length === 1) {
-        entry = next[0] as SessionEntry;
-        skipped++;
-        continue;
-      }
-      if (entry !== item.entry) {
-        rows.push({
-          entry,
-          depth: item.depth,
-          skipped: skipped - 1,
-          kind: next.length === 0 ? "leaf" : "fork",
-          current: onPath.has(entry.id),
-          title: entryTitle(tree, entry),
-        });
-      } else if (next.length === 0) {
-        const row = rows[rows.length - 1] as TreeRow;
-        row.kind = kind === "root" ? "root" : "leaf";
-      } else if (kind !== "root") {
-        kind = "fork";
-        (rows[rows.length - 1] as TreeRow).kind = kind;
-      }
-      for (const child of next.slice().reverse())
-        stack.push({ entry: child, depth: item.depth + 1, kind: "branch" });
-      break;
+    let next = childrenOf(entry);
+    let between = 0;
+    while (next.length === 1) {
+      entry = next[0] as SessionEntry;
+      next = childrenOf(entry);
+      if (next.length !== 1) break;
+      if (keep?.(entry)) {
+        rows.push(row(entry, item.depth, "step", between));
+        between = 0;
+      } else between++;
     }
+    if (entry !== item.entry) rows.push(row(entry, item.depth, next.length === 0 ? "leaf" : "fork", between));
+    else if (next.length === 0) first.kind = item.kind === "root" ? "root" : "leaf";
+    else if (item.kind !== "root") first.kind = "fork";
+    for (const child of next.slice().reverse())
+      stack.push({ entry: child, depth: item.depth + 1, kind: "branch" });
   }
   return rows;
 }

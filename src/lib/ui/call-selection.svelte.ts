@@ -1,8 +1,8 @@
 import { createContext } from "svelte";
 import type { CallLog } from "../agent/recording/call-log.svelte.ts";
 
-/** What the inspector shows: the facts beside the model view, or the recorded calls. */
-export type InspectorView = "facts" | "calls";
+/** What the inspector shows: the facts beside the model view, the recorded calls, or the session's tree. */
+export type InspectorView = "facts" | "calls" | "tree";
 
 type Chosen = { seq: number } | { replyEntryId: string; nonce: number } | { preview: true };
 
@@ -65,6 +65,14 @@ export class CallSelection {
 
   showCalls(): void {
     this.#view = "calls";
+  }
+
+  showTree(): void {
+    this.#view = "tree";
+  }
+
+  show(view: InspectorView): void {
+    this.#view = view;
   }
 
   /** Nothing chosen: the calls view opens on the latest call. */
