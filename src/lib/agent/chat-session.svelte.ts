@@ -65,6 +65,8 @@ const DEFAULT_SYSTEM_PROMPT =
 /** What a new session starts from; everything is optional. */
 export interface SessionInit {
   title?: string;
+  /** Whether the title is the session's own name; by default, whenever a title is given. */
+  titleIsCustom?: boolean;
   /** The complete facts, leading system message included; a fresh system message when absent. */
   facts?: AgentMessage[];
   /** A whole tree of entries instead of facts (an import, an example with a compaction), and its leaf. */
@@ -73,6 +75,8 @@ export interface SessionInit {
   settings?: SessionSettings;
   systemPrompt?: string;
   forkedFrom?: ForkOrigin;
+  /** The header of the pi session file it was imported from. */
+  piHeader?: Record<string, unknown>;
 }
 
 /** The leading system message of a new session: the prompt and the declarations of the playground's tools. */
@@ -233,7 +237,7 @@ export class ChatSession {
       schema: SCHEMA_VERSION,
       id: crypto.randomUUID(),
       title: init.title ?? NEW_SESSION_TITLE,
-      titleIsCustom: init.title !== undefined,
+      titleIsCustom: init.titleIsCustom ?? init.title !== undefined,
       createdAt: now,
       updatedAt: now,
       messageCount: entries.length,
@@ -242,6 +246,7 @@ export class ChatSession {
       leafId: init.leafId !== undefined ? init.leafId : (entries.at(-1)?.id ?? null),
       settings,
       ...(init.forkedFrom ? { forkedFrom: init.forkedFrom } : {}),
+      ...(init.piHeader ? { piHeader: init.piHeader } : {}),
     };
     let stored: WriteResult | undefined;
     let failure: Error | undefined;
@@ -288,6 +293,13 @@ export class ChatSession {
   }
   get facts(): readonly AgentMessage[] {
     return this.#transcript.facts;
+  }
+  /** Every entry of the session tree, in order of creation (all branches), and the leaf: what exports write. */
+  get entries(): readonly SessionEntry[] {
+    return this.#transcript.entries;
+  }
+  get leafId(): string | null {
+    return this.#transcript.leafId;
   }
   /** The session tree's path projected as pi does: facts, context, what became of each fact. */
   get projection(): SessionProjection {
