@@ -165,6 +165,29 @@ describe("the playground's format", () => {
   });
 });
 
+describe("the export for pi", () => {
+  it("says what pi's file and pi's conversion do not keep of this session", () => {
+    const notes = exportSession(
+      snapshot({
+        settings: {
+          ...settings,
+          context: {
+            applyCompaction: false,
+            policies: { ...settings.context.policies, notification: "userText" },
+          },
+        },
+      }),
+      "pi",
+    ).notes;
+    expect(notes).toEqual([
+      "pi's convertToLlm drops notification messages, which this session sends the model as user text: in pi the model reads none of them",
+      "pi always applies compaction, which this session shows the model without",
+      "the 1 recorded model call stays here: pi's files have no place for them (an export as JSONL keeps them)",
+    ]);
+    expect(exportSession(snapshot({ settings: defaultSettings(), calls: [] }), "pi").notes).toEqual([]);
+  });
+});
+
 describe("older files", () => {
   /** What the playground exported before sessions were trees: the path's facts, one per line. */
   const version1 = [

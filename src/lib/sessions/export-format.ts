@@ -12,6 +12,8 @@ import {
   type CallRecord,
   type NewCall,
 } from "../storage/records.ts";
+import { POLICY_ROLES } from "../messages/types.ts";
+import { countOf } from "../../shared/count-of.ts";
 import { formatBytes } from "../../shared/bytes.ts";
 import { isObject } from "../../shared/is-object.ts";
 import { byLine, formatProblems, type ImportProblem } from "./import-problems.ts";
@@ -65,8 +67,10 @@ export function exportSession(
   kind: ExportKind,
   now = Date.now(),
 ): { text: string; notes: string[] } {
-  if (kind === "pi")
-    return writePiSession({ ...session, sessionId: session.id, header: session.piHeader }, now);
+  if (kind === "pi") {
+    const written = writePiSession({ ...session, sessionId: session.id, header: session.piHeader }, now);
+    return { text: written.text, notes: [...written.notes, ...lostOnPi(session)] };
+  }
   const header = {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
@@ -89,6 +93,28 @@ export function exportSession(
     ...session.calls.map((call) => JSON.stringify({ type: CALL_LINE, ...call })),
   ];
   return { text: `${lines.join("\n")}\n`, notes: [] };
+}
+
+/** What a session of the playground has that pi's file and pi's conversion do not keep. */
+function lostOnPi(session: SessionSnapshot): string[] {
+  const notes: string[] = [];
+  const { policies, applyCompaction } = session.settings.context;
+  const asText = POLICY_ROLES.filter(
+    (role) =>
+      policies[role] === "userText" &&
+      session.entries.some((entry) => entry.type === "message" && entry.message.role === role),
+  );
+  if (asText.length > 0)
+    notes.push(
+      `pi's convertToLlm drops ${asText.join(", ")} messages, which this session sends the model as user text: in pi the model reads none of them`,
+    );
+  if (!applyCompaction)
+    notes.push("pi always applies compaction, which this session shows the model without");
+  if (session.calls.length > 0)
+    notes.push(
+      `the ${countOf(session.calls.length, "recorded model call")} ${session.calls.length === 1 ? "stays" : "stay"} here: pi's files have no place for them (an export as JSONL keeps them)`,
+    );
+  return notes;
 }
 
 export function exportFileName(title: string, kind: ExportKind, now = Date.now()): string {
