@@ -242,7 +242,7 @@ function parseDocument(document: unknown, fileName: string): ParsedImport {
       place: `calls[${index}]`,
       value,
     }));
-    return tree(document, entries, calls, [], about, fileName);
+    return tree(document, { line: 0, place: "leafId" }, entries, calls, [], about, fileName);
   }
   return flat(
     (document.messages as unknown[]).map((value, index) => ({ line: index + 1, value })),
@@ -294,6 +294,7 @@ function parseLines(text: string, fileName: string): ParsedImport {
         isObject(raw.value) && raw.value.type === CALL_LINE && !("id" in raw.value);
       return tree(
         first,
+        { line },
         rest.filter((raw) => !isCall(raw)),
         rest.filter(isCall),
         problems,
@@ -337,6 +338,8 @@ function piFile(values: RawEntry[], jsonProblems: ImportProblem[], fileName: str
 /** The playground's own format from version 2 on: the tree, its leaf, and the recorded calls. */
 function tree(
   header: Record<string, unknown>,
+  /** Where the header's `leafId` is: its line, or the field of a JSON document. */
+  leafPlace: Pick<ImportProblem, "line" | "place">,
   entryRaws: RawEntry[],
   callRaws: RawEntry[],
   jsonProblems: ImportProblem[],
@@ -353,8 +356,7 @@ function tree(
   else if (typeof wanted === "string" && read.entries.some((entry) => entry.id === wanted)) leafId = wanted;
   else if (typeof wanted === "string")
     problems.push({
-      line: 1,
-      place: entryRaws[0]?.place === undefined ? "line 1" : "leafId",
+      ...leafPlace,
       message: `the session's position, entry ${wanted}, is not among the entries imported; the session continues from the last one${leafId ? `, ${leafId}` : ""}`,
     });
   return {
