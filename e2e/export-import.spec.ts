@@ -87,7 +87,7 @@ test("a file with a broken line names the line; nothing existing changes; the re
   await importFile(page, "broken.jsonl", lines.join("\n"));
   await page
     .getByRole("dialog", { name: "Import broken.jsonl?" })
-    .getByRole("button", { name: "Import without them" })
+    .getByRole("button", { name: "Import as described" })
     .click();
   await expect(sessionList(page).getByRole("listitem")).toHaveCount(2);
   expect(await readStoredFacts(page)).toEqual(before);

@@ -76,6 +76,8 @@ const DEFAULT_SYSTEM_PROMPT =
 /** What a new session starts from; everything is optional. */
 export interface SessionInit {
   title?: string;
+  /** Whether the title is the session's own name; by default, whenever a title is given. */
+  titleIsCustom?: boolean;
   /** The complete facts, leading system message included; a fresh system message when absent. */
   facts?: AgentMessage[];
   /** A whole tree of entries instead of facts (an import, an example with a compaction), and its leaf. */
@@ -84,6 +86,8 @@ export interface SessionInit {
   settings?: SessionSettings;
   systemPrompt?: string;
   forkedFrom?: ForkOrigin;
+  /** The header of the pi session file it was imported from. */
+  piHeader?: Record<string, unknown>;
 }
 
 /** The leading system message of a new session: the prompt and the declarations of the playground's tools. */
@@ -245,7 +249,7 @@ export class ChatSession {
       schema: SCHEMA_VERSION,
       id: crypto.randomUUID(),
       title: init.title ?? NEW_SESSION_TITLE,
-      titleIsCustom: init.title !== undefined,
+      titleIsCustom: init.titleIsCustom ?? init.title !== undefined,
       createdAt: now,
       updatedAt: now,
       messageCount: entries.length,
@@ -254,6 +258,7 @@ export class ChatSession {
       leafId: init.leafId !== undefined ? init.leafId : (entries.at(-1)?.id ?? null),
       settings,
       ...(init.forkedFrom ? { forkedFrom: init.forkedFrom } : {}),
+      ...(init.piHeader ? { piHeader: init.piHeader } : {}),
     };
     let stored: WriteResult | undefined;
     let failure: Error | undefined;
@@ -417,7 +422,7 @@ export class ChatSession {
   /** Every entry of the session with its branches, for the tree view and branch names. */
   readonly tree: SessionTree = $derived(buildTree(this.entries));
 
-  /** Every entry, in order of creation. */
+  /** Every entry of the session tree, in order of creation (all branches): what exports write. */
   get entries(): readonly SessionEntry[] {
     return this.#transcript.entries;
   }

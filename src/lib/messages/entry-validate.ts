@@ -15,7 +15,7 @@ import {
   type Properties,
 } from "@earendil-works/pi-schema";
 import { isObject } from "../../shared/is-object.ts";
-import { PI_ENTRY_TYPES, type SessionEntry } from "./entries.ts";
+import { PI_ENTRY_TYPES, type SessionEntry, type UnknownEntry } from "./entries.ts";
 import { describeErrors, validateMessage } from "./validate.ts";
 
 /**
@@ -66,6 +66,11 @@ export function validateEntry(raw: unknown): EntryValidation {
   if (!isObject(raw)) return { ok: false, reason: "an entry must be a JSON object" };
   const type = raw.type;
   if (typeof type !== "string" || type === "") return { ok: false, reason: "the entry has no type" };
+  // The stand-in for an unknown type, as storage holds it: read back as it was stored, not wrapped again.
+  if (type === "unknown" && isStoredUnknown(raw)) {
+    const original = typeof raw.original.type === "string" ? raw.original.type : type;
+    return { ok: true, unknownType: original, entry: raw as unknown as UnknownEntry };
+  }
   if (!KNOWN.has(type)) {
     if (typeof raw.id !== "string" || (raw.parentId !== null && typeof raw.parentId !== "string"))
       return { ok: false, reason: `the ${type} entry has no id or parent` };
@@ -92,6 +97,17 @@ export function validateEntry(raw: unknown): EntryValidation {
     if (!message.ok) return { ok: false, reason: describeErrors(message.errors) };
   }
   return { ok: true, entry: raw as unknown as SessionEntry };
+}
+
+function isStoredUnknown(
+  raw: Record<string, unknown>,
+): raw is Record<string, unknown> & { original: Record<string, unknown> } {
+  return (
+    isObject(raw.original) &&
+    typeof raw.id === "string" &&
+    (raw.parentId === null || typeof raw.parentId === "string") &&
+    raw.original.id === raw.id
+  );
 }
 
 /** The entry as pi's session file holds it: an unknown one exactly as it was read. */

@@ -20,15 +20,19 @@ interface PiSessionManager {
   appendLabelChange(targetId: string, label: string | undefined): string;
   branch(fromId: string): void;
   branchWithSummary(fromId: string, summary: string): string;
+  resetLeaf(): void;
   getEntries(): unknown[];
   getLeafId(): string | null;
   getHeader(): unknown;
+  getSessionFile(): string | undefined;
+  getSessionName(): string | undefined;
   buildSessionContext(): { messages: AgentMessage[]; thinkingLevel: string; model: unknown };
 }
 
 export interface PiSessionModule {
   SessionManager: {
-    inMemory(cwd?: string): PiSessionManager;
+    inMemory(cwd?: string, options?: undefined, entries?: unknown[]): PiSessionManager;
+    create(cwd: string, sessionDir?: string): PiSessionManager;
     open(path: string, sessionDir?: string, cwdOverride?: string): PiSessionManager;
   };
   buildSessionContext(
@@ -36,6 +40,8 @@ export interface PiSessionModule {
     leafId?: string | null,
   ): { messages: AgentMessage[]; thinkingLevel: string; model: unknown };
   parseSessionEntries(content: string): unknown[];
+  /** pi's v1 → v3 migrations, in place. */
+  migrateSessionEntries(entries: unknown[]): void;
 }
 
 export const piSession = (await import(
@@ -91,16 +97,70 @@ export interface PiTree {
   leafId: string | null;
 }
 
-function tree(name: string, build: (manager: PiSessionManager) => void): PiTree {
-  const manager = piSession.SessionManager.inMemory("/tmp/pi-playground-tests");
+interface TreeBuilder {
+  name: string;
+  build: (manager: PiSessionManager) => void;
+  /**
+   * Lines a later pi may write (entry types this version does not know), appended after the built entries:
+   * written to the file as they are, or loaded with the entries for a tree in memory.
+   */
+  extraLines?: (manager: PiSessionManager) => Record<string, unknown>[];
+}
+
+const CWD = "/tmp/pi-playground-tests";
+
+function tree({ name, build, extraLines }: TreeBuilder): PiTree {
+  let manager = piSession.SessionManager.inMemory(CWD);
   build(manager);
+  const extra = extraLines?.(manager) ?? [];
+  if (extra.length > 0)
+    manager = piSession.SessionManager.inMemory(CWD, undefined, [
+      manager.getHeader(),
+      ...manager.getEntries(),
+      ...extra,
+    ]);
   return { name, manager, entries: manager.getEntries() as SessionEntry[], leafId: manager.getLeafId() };
 }
 
 /** Trees that exercise every rule of pi's session context. */
 export function piTrees(): PiTree[] {
+  return treeBuilders().map(tree);
+}
+
+export interface PiTreeFile {
+  name: string;
+  /** A real session file, written by pi's own SessionManager. */
+  path: string;
+}
+
+/**
+ * The same trees as real files: each built by pi's `SessionManager` persisting to `dir`, which writes the
+ * file as pi does (header and entries, appended as they come); extra lines are appended to the file.
+ */
+export async function writePiTreeFiles(dir: string): Promise<PiTreeFile[]> {
+  const { appendFileSync } = await import("node:fs");
+  return treeBuilders().map(({ name, build, extraLines }) => {
+    const manager = piSession.SessionManager.create(CWD, dir);
+    build(manager);
+    const path = manager.getSessionFile();
+    if (!path) throw new Error(`pi wrote no file for "${name}"`);
+    for (const line of extraLines?.(manager) ?? []) appendFileSync(path, `${JSON.stringify(line)}\n`);
+    return { name, path };
+  });
+}
+
+function treeBuilders(): TreeBuilder[] {
+  const builder = (
+    name: string,
+    build: TreeBuilder["build"],
+    extraLines?: TreeBuilder["extraLines"],
+  ): TreeBuilder => ({
+    name,
+    build,
+    ...(extraLines ? { extraLines } : {}),
+  });
   return [
-    tree("a straight conversation with model and thinking changes", (m) => {
+    builder("a straight conversation with model and thinking changes", (m) => {
       m.appendMessage(system("You are terse."));
       m.appendModelChange("anthropic", "claude-test");
       m.appendThinkingLevelChange("high");
@@ -110,7 +170,7 @@ export function piTrees(): PiTree[] {
       m.appendCustomEntry("ext-state", { x: 1 });
       m.appendMessage(user("three"));
     }),
-    tree("an abandoned branch and a branch summary", (m) => {
+    builder("an abandoned branch and a branch summary", (m) => {
       m.appendMessage(system("prompt"));
       const first = m.appendMessage(user("first question"));
       m.appendMessage(reply("first answer"));
@@ -119,7 +179,7 @@ export function piTrees(): PiTree[] {
       m.branchWithSummary(first, "Tried the follow-up; it went nowhere.");
       m.appendMessage(user("second question"));
     }),
-    tree("nested branches, the leaf on the inner one", (m) => {
+    builder("nested branches, the leaf on the inner one", (m) => {
       m.appendMessage(system("prompt"));
       const root = m.appendMessage(user("root"));
       const a = m.appendMessage(reply("a"));
@@ -134,7 +194,7 @@ export function piTrees(): PiTree[] {
       m.branch(b);
       m.appendMessage(reply("b1 third answer"));
     }),
-    tree("a compaction with a kept tail", (m) => {
+    builder("a compaction with a kept tail", (m) => {
       m.appendMessage(system("prompt"));
       m.appendMessage(user("old 1"));
       m.appendMessage(reply("old 2"));
@@ -144,7 +204,7 @@ export function piTrees(): PiTree[] {
       m.appendMessage(user("after compaction"));
       m.appendMessage(reply("answer after"));
     }),
-    tree("two compactions, the older inside the newer's kept range", (m) => {
+    builder("two compactions, the older inside the newer's kept range", (m) => {
       m.appendMessage(system("prompt"));
       m.appendMessage(user("very old"));
       const keptOld = m.appendMessage(reply("kept by the first"));
@@ -153,7 +213,7 @@ export function piTrees(): PiTree[] {
       m.appendCompaction("Second summary.", keptNew, 200);
       m.appendMessage(user("latest"));
     }),
-    tree("context edits: replaced, omitted, edited twice, and a tool result", (m) => {
+    builder("context edits: replaced, omitted, edited twice, and a tool result", (m) => {
       m.appendMessage(system("prompt"));
       const question = m.appendMessage(user("a long question with a secret"));
       const answer = m.appendMessage(reply("an answer to edit"));
@@ -167,7 +227,7 @@ export function piTrees(): PiTree[] {
       m.appendContextEdit(failed, null);
       m.appendMessage(user("go on"));
     }),
-    tree("labels, custom messages and an edit compacted away", (m) => {
+    builder("labels, custom messages and an edit compacted away", (m) => {
       m.appendMessage(system("prompt"));
       const one = m.appendMessage(user("one"));
       m.appendLabelChange(one, "start");
@@ -178,5 +238,57 @@ export function piTrees(): PiTree[] {
       m.appendCustomMessageEntry("note", [{ type: "text", text: "after" }], false);
       m.appendMessage(user("end"));
     }),
+    builder("model and thinking changed on an abandoned branch", (m) => {
+      m.appendMessage(system("prompt"));
+      m.appendMessage(user("question"));
+      const answer = m.appendMessage(reply("answer"));
+      m.appendModelChange("openai", "gpt-test");
+      m.appendThinkingLevelChange("high");
+      m.appendMessage(user("on the abandoned branch"));
+      m.appendMessage(reply("from the other model", { provider: "openai", model: "gpt-test" }));
+      m.branch(answer);
+      m.appendThinkingLevelChange("low");
+      m.appendMessage(user("back on the first branch"));
+    }),
+    builder("a compaction on an abandoned branch, the leaf on the other", (m) => {
+      m.appendMessage(system("prompt"));
+      const first = m.appendMessage(user("first"));
+      const kept = m.appendMessage(reply("kept if compacted"));
+      m.appendMessage(user("more"));
+      m.appendCompaction("Compacted on the branch left behind.", kept, 300);
+      m.appendMessage(user("after that compaction"));
+      m.branch(first);
+      m.appendMessage(reply("another answer to first"));
+      m.appendMessage(user("the leaf's branch"));
+    }),
+    builder(
+      "entry types a later pi writes, a label set and cleared, a session renamed twice",
+      (m) => {
+        m.appendMessage(system("prompt"));
+        const question = m.appendMessage(user("question"));
+        m.appendLabelChange(question, "bookmark");
+        m.appendSessionInfo("First name");
+        m.appendMessage(reply("answer"));
+        m.appendLabelChange(question, undefined);
+        m.appendSessionInfo("  Second name  ");
+        m.appendMessage(user("next"));
+      },
+      (m) => [
+        {
+          type: "checkpoint",
+          id: "c0ffee01",
+          parentId: m.getLeafId(),
+          timestamp: "2026-01-01T00:00:00.000Z",
+          files: ["a.ts"],
+        },
+        {
+          type: "checkpoint",
+          id: "c0ffee02",
+          parentId: "c0ffee01",
+          timestamp: "2026-01-01T00:00:01.000Z",
+          files: [],
+        },
+      ],
+    ),
   ];
 }

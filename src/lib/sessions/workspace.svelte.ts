@@ -192,31 +192,63 @@ export class Workspace {
     });
   }
 
-  /** The file an export produces. The open session is exported from memory, so unsaved facts are included. */
+  /**
+   * The file an export produces: the whole tree, and in the playground's format the recorded calls too. The
+   * open session is exported from memory, so unsaved entries are included. What the file cannot carry is
+   * said in a notice.
+   */
   async exportSession(id: string, kind: ExportKind): Promise<{ fileName: string; text: string } | undefined> {
     const current = this.#current?.id === id ? this.#current : undefined;
-    const loaded = current ? undefined : await this.#deps.store.loadSession(id);
-    const title = current?.meta.title ?? loaded?.meta.title;
-    const settings = current?.settings ?? (loaded ? readSettings(loaded.meta.settings) : undefined);
-    const messages = current
-      ? [...current.facts]
-      : loaded
-        ? pathMessages(loaded.records, loaded.meta.leafId)
-        : undefined;
-    if (title === undefined || !settings || !messages) return undefined;
     // Loaded on first use: exporting is rare, and the page should start small.
-    const { exportFileName, exportSession } = await import("./export-format.ts");
-    return {
-      fileName: exportFileName(title, kind),
-      text: exportSession({ title, settings, messages }, kind),
-    };
+    const [{ exportFileName, exportSession }, { snapshotOf }] = await Promise.all([
+      import("./export-format.ts"),
+      import("./export-snapshot.ts"),
+    ]);
+    const snapshot = await snapshotOf(this.#deps.store, id, current);
+    if (!snapshot) return undefined;
+    const { text, notes } = exportSession(snapshot, kind);
+    if (notes.length > 0)
+      this.notices.post({
+        key: `export:${id}`,
+        severity: "info",
+        source: "sessions",
+        text: `Exported “${snapshot.title}” for pi: ${notes.join("; ")}.`,
+      });
+    return { fileName: exportFileName(snapshot.title, kind), text };
   }
 
-  /** Import a parsed file as a new session; an existing session is never overwritten. */
+  /**
+   * Import a parsed file as a new session, its tree and recorded calls included; an existing session is
+   * never overwritten. What was kept without being understood, or not applied, is said in a notice.
+   */
   async importSession(parsed: ParsedImport): Promise<ChatSession | undefined> {
-    const facts =
-      parsed.messages[0]?.role === "system" ? parsed.messages : [createSystemFact(), ...parsed.messages];
-    return this.newSession({ title: parsed.title, facts, settings: parsed.settings });
+    const { planImport, importCalls, importNotice } = await import("./import-session.ts");
+    const plan = planImport(parsed, {
+      hasModel: (ref) => this.catalog.find(ref) !== undefined,
+      systemFact: () => createSystemFact(),
+    });
+    const session = await this.newSession(plan.init);
+    if (!session) return undefined;
+    const notes = [...plan.notes];
+    if (parsed.calls.length > 0) {
+      try {
+        const meta = await importCalls(this.#deps.store, session.id, parsed.calls);
+        if (meta) {
+          session.adoptMeta(meta);
+          this.list.upsert(meta);
+        }
+      } catch (error) {
+        notes.push(`its recorded model calls could not be stored (${(error as Error).message})`);
+      }
+    }
+    if (notes.length > 0)
+      this.notices.post({
+        key: `import:${session.id}`,
+        severity: "info",
+        source: "import",
+        text: importNotice(session.meta.title, notes),
+      });
+    return session;
   }
 
   /** Start a new session holding the current session's facts up to and including `factIndex`. */

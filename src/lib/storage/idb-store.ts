@@ -31,6 +31,7 @@ import {
   type PlaygroundDatabase,
 } from "./schema.ts";
 import {
+  leafOnCreate,
   metaAfterCall,
   metaAfterWrite,
   StorageError,
@@ -104,7 +105,7 @@ export class IdbSessionStore implements SessionStore {
         nextSeq: entries.length,
         messageCount: entries.length,
         revision: 1,
-        leafId: entries.at(-1)?.id ?? null,
+        leafId: leafOnCreate(meta.leafId, entries),
       };
       const records = entries.map((entry, seq) => entryRecord(meta.id, seq, 1, entry));
       // add(), not put(): creating can never overwrite an existing session. Every request is awaited

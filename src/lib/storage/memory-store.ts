@@ -14,6 +14,7 @@ import {
   type SessionMeta,
 } from "./records.ts";
 import {
+  leafOnCreate,
   metaAfterCall,
   metaAfterWrite,
   StorageError,
@@ -76,7 +77,7 @@ export class MemorySessionStore implements SessionStore {
         nextSeq: entries.length,
         messageCount: entries.length,
         revision: 1,
-        leafId: entries.at(-1)?.id ?? null,
+        leafId: leafOnCreate(meta.leafId, entries),
       });
       const records = entries.map((entry, seq) => copy(entryRecord(meta.id, seq, 1, entry)));
       return {

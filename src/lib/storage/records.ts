@@ -43,6 +43,8 @@ export interface SessionMeta {
   nextCallSeq?: number;
   /** Bytes of call bodies (messages and payloads) kept for this session, against its budget. */
   callBytes?: number;
+  /** Set on a session imported from a pi session file: the file's header, written back by an export to pi. */
+  piHeader?: Record<string, unknown>;
 }
 
 export interface ForkOrigin {
@@ -235,6 +237,7 @@ export function readSessionMeta(raw: unknown): ReadResult<SessionMeta> {
       ...(forkedFrom ? { forkedFrom } : {}),
       ...(typeof raw.nextCallSeq === "number" ? { nextCallSeq: finiteOr(raw.nextCallSeq, 0) } : {}),
       ...(typeof raw.callBytes === "number" ? { callBytes: finiteOr(raw.callBytes, 0) } : {}),
+      ...(isObject(raw.piHeader) ? { piHeader: raw.piHeader } : {}),
     },
   };
 }

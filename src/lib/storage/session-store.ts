@@ -174,6 +174,15 @@ export function metaAfterWrite(
   };
 }
 
+/**
+ * The leaf a new session starts at: the entry named when it is one of its entries (an imported tree
+ * continues where its file did), else the last entry.
+ */
+export function leafOnCreate(leafId: string | null, entries: readonly SessionEntry[]): string | null {
+  if (leafId !== null && entries.some((entry) => entry.id === leafId)) return leafId;
+  return entries.at(-1)?.id ?? null;
+}
+
 /** A session's metadata after a call was recorded: the next call number and the bytes kept. */
 export function metaAfterCall(meta: SessionMeta, bytes: number, now: number): SessionMeta {
   return {

@@ -164,7 +164,7 @@ export class SessionWriter {
     const leaf = this.#hooks.leaf();
     let result: WriteResult;
     if (!this.#created) {
-      result = await this.#store.createSession(this.#hooks.meta(), appends);
+      result = await this.#store.createSession({ ...this.#hooks.meta(), leafId: leaf }, appends);
       this.#created = true;
     } else {
       result = await this.#store.write(this.#sessionId, {

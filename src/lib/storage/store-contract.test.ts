@@ -87,6 +87,31 @@ describe.each(harnesses)("the %s store", (_name, make) => {
     expect(await store.loadSession("missing")).toBeUndefined();
   });
 
+  it("creates a tree at the leaf it is given, when that is one of its entries", async () => {
+    const { store } = await setup();
+    const [root, first] = chainEntries([system, createUserMessage("first", 1)], null);
+    if (!root || !first) throw new Error("no entries");
+    const [second] = chainEntries([createUserMessage("second", 2)], root.id);
+    if (!second) throw new Error("no entries");
+    const created = await store.createSession({ ...meta("a"), leafId: first.id }, [root, first, second]);
+    expect(created.meta.leafId).toBe(first.id);
+    expect((await store.loadSession("a"))?.meta.leafId).toBe(first.id);
+    const unknown = await store.createSession({ ...meta("b"), leafId: "gone" }, [root, first, second]);
+    expect(unknown.meta.leafId).toBe(second.id);
+  });
+
+  it("keeps an entry of a type it does not know exactly as read, and the header of an imported pi file", async () => {
+    const { store } = await setup();
+    const original = { type: "checkpoint", id: "k1", parentId: null, timestamp: "t", files: ["a"] };
+    const entry: SessionEntry = { type: "unknown", id: "k1", parentId: null, timestamp: "t", original };
+    const piHeader = { type: "session", version: 3, id: "pi", timestamp: "t", cwd: "/repo" };
+    await store.createSession({ ...meta("a"), piHeader }, [entry]);
+    const loaded = await store.loadSession("a");
+    expect(loaded?.warnings).toEqual([]);
+    expect(loaded?.records.map((record) => record.entry)).toEqual([entry]);
+    expect(loaded?.meta.piHeader).toEqual(piHeader);
+  });
+
   it("never overwrites an existing session on create", async () => {
     const { store } = await setup();
     await store.createSession(meta("a"), chainEntries([system], null));
