@@ -1,0 +1,156 @@
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { SessionEntry } from "../messages/entries.ts";
+import { INJECTED_API } from "../messages/factories.ts";
+import { inputTotal } from "./composition.ts";
+import type { CallAnatomy, Change } from "./session-anatomy.ts";
+
+/**
+ * The timeline: context size of every call against the model's window, what changed between calls,
+ * cost per call and so far. Sessions from before calls were recorded still have their replies, and each
+ * reply carries the usage of the call that made it: their timeline comes from those.
+ */
+export interface TimelinePoint {
+  /** 1-based call number. */
+  number: number;
+  /** The call's sequence number; undefined for points read from replies. */
+  seq: number | undefined;
+  tokens: number | undefined;
+  basis: "usage" | "estimate" | "unknown";
+  window: number | undefined;
+  cost: number;
+  cumulativeCost: number;
+  changes: Change[];
+  label: string;
+}
+
+export function pointsOfCalls(calls: readonly CallAnatomy[]): TimelinePoint[] {
+  return calls.map((call, position) => ({
+    number: position + 1,
+    seq: call.seq,
+    tokens: call.contextTokens,
+    basis: call.basis,
+    window: call.window,
+    cost: call.cost,
+    cumulativeCost: call.cumulativeCost,
+    changes: call.changes,
+    label: `${call.call.provider}/${call.call.modelId}`,
+  }));
+}
+
+/** Points from the replies' own usage, for a session whose calls were not recorded. */
+export function pointsOfReplies(
+  entries: readonly SessionEntry[],
+  windowOf: (provider: string, modelId: string) => number | undefined,
+): TimelinePoint[] {
+  const points: TimelinePoint[] = [];
+  let cumulativeCost = 0;
+  for (const entry of entries) {
+    if (entry.type !== "message") continue;
+    const message = entry.message as AgentMessage;
+    if (message.role !== "assistant" || message.api === INJECTED_API) continue;
+    const tokens = inputTotal(message.usage);
+    const cost = Number.isFinite(message.usage?.cost?.total) ? message.usage.cost.total : 0;
+    cumulativeCost += cost;
+    points.push({
+      number: points.length + 1,
+      seq: undefined,
+      tokens: tokens > 0 ? tokens : undefined,
+      basis: tokens > 0 ? "usage" : "unknown",
+      window: windowOf(message.provider, message.model),
+      cost,
+      cumulativeCost,
+      changes: [],
+      label: `${message.provider}/${message.model}`,
+    });
+  }
+  return points;
+}
+
+export interface TimelineLayout {
+  width: number;
+  height: number;
+  /** The plot area inside the axes. */
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+  /** The top of the scale, in tokens. */
+  max: number;
+  /** One per point; y undefined where the size is unknown. */
+  xs: Float64Array;
+  ys: (number | undefined)[];
+  /** The line through the known points, as an SVG path. */
+  line: string;
+  /** The context window's line; undefined when no call's window is known. */
+  windowY: number | undefined;
+  window: number | undefined;
+  ticks: { value: number; y: number }[];
+}
+
+function niceCeiling(value: number): number {
+  if (value <= 0) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  for (const step of [1, 2, 2.5, 5, 10]) if (step * power >= value) return step * power;
+  return 10 * power;
+}
+
+/**
+ * Where each point goes in a chart of `width` × `height`. The scale reaches the window when it is at
+ * most twice the largest context (so the window's line is on the chart), else just above the largest
+ * context (a 1M window would flatten a 20k session to nothing; the chart says where the window is).
+ */
+export function layoutTimeline(
+  points: readonly TimelinePoint[],
+  width: number,
+  height: number,
+): TimelineLayout {
+  const left = 52;
+  const right = width - 12;
+  const top = 12;
+  const bottom = height - 26;
+  let largest = 0;
+  let window: number | undefined;
+  for (const point of points) {
+    if (point.tokens !== undefined && point.tokens > largest) largest = point.tokens;
+    if (point.window !== undefined && point.window > 0) window = Math.max(window ?? 0, point.window);
+  }
+  const max = niceCeiling(window !== undefined && window <= largest * 2 ? window : largest * 1.1);
+  const span = Math.max(1, points.length - 1);
+  const xs = new Float64Array(points.length);
+  const ys: (number | undefined)[] = new Array<number | undefined>(points.length);
+  const scaleY = (value: number) => bottom - (Math.min(value, max) / max) * (bottom - top);
+  let line = "";
+  let drawing = false;
+  points.forEach((point, index) => {
+    const x = points.length === 1 ? (left + right) / 2 : left + (index / span) * (right - left);
+    xs[index] = x;
+    if (point.tokens === undefined) {
+      ys[index] = undefined;
+      drawing = false;
+      return;
+    }
+    const y = scaleY(point.tokens);
+    ys[index] = y;
+    line += `${drawing ? "L" : "M"}${x.toFixed(1)} ${y.toFixed(1)}`;
+    drawing = true;
+  });
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((fraction) => ({
+    value: max * fraction,
+    y: scaleY(max * fraction),
+  }));
+  return {
+    width,
+    height,
+    left,
+    top,
+    right,
+    bottom,
+    max,
+    xs,
+    ys,
+    line,
+    windowY: window !== undefined && window <= max ? scaleY(window) : undefined,
+    window,
+    ticks,
+  };
+}
