@@ -293,6 +293,10 @@ export class ChatSession {
   get projection(): SessionProjection {
     return this.#transcript.projection;
   }
+  /** Every entry of the session, on every branch, in order of creation (the anatomy reads past calls' facts). */
+  get entries(): readonly SessionEntry[] {
+    return this.#transcript.entries;
+  }
   get settings(): SessionSettings {
     return this.#settings.current;
   }

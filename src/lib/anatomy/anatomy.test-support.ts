@@ -130,6 +130,6 @@ export function analyze(
   session = syntheticSession(),
   windowOf = (): number | undefined => 10_000,
 ): CallAnatomy[] {
-  const analyzer = new CallAnalyzer({ entries: session.entries, windowOf });
+  const analyzer = new CallAnalyzer({ entries: () => session.entries, windowOf });
   return session.calls.map((call, index) => analyzer.add(call, session.bodies[index] as CallBody));
 }

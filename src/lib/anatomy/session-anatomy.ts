@@ -18,7 +18,8 @@ import { compose, inputTotal, type Composition, type MessageSource, type TokenBa
 
 /** The session around its calls: every entry (all branches), where it was forked from. */
 export interface SessionContext {
-  entries: readonly SessionEntry[];
+  /** Read again whenever a call is added: a live session keeps adding entries. */
+  entries: () => readonly SessionEntry[];
   forkedFrom?: { title: string };
   /** The model's context window; undefined when unknown. */
   windowOf: (provider: string, modelId: string) => number | undefined;
@@ -112,21 +113,40 @@ export function readBody(body: CallBodyRecord | undefined, reason = "its body wa
   return { kind: "unknown", reason: `its messages were not kept: ${body.messages.reason}` };
 }
 
-/** The session's entries by id, with the role of the fact each stands for. */
+/**
+ * The session's entries by id, with the role of the fact each stands for. Follows a live list: when
+ * the list is replaced (entries added or replaced), the index is built again on its next use.
+ */
 export class EntryIndex {
+  readonly #entries: () => readonly SessionEntry[];
+  #indexed: readonly SessionEntry[] | undefined;
   readonly #byId = new Map<string, SessionEntry>();
   readonly #roles = new Map<string, string | undefined>();
 
-  constructor(entries: readonly SessionEntry[]) {
-    for (const entry of entries) this.#byId.set(entry.id, entry);
+  constructor(entries: readonly SessionEntry[] | (() => readonly SessionEntry[])) {
+    this.#entries = typeof entries === "function" ? entries : () => entries;
+  }
+
+  /** The entries, indexed again if the list changed since. */
+  get entries(): readonly SessionEntry[] {
+    const entries = this.#entries();
+    if (entries !== this.#indexed) {
+      this.#indexed = entries;
+      this.#byId.clear();
+      this.#roles.clear();
+      for (const entry of entries) this.#byId.set(entry.id, entry);
+    }
+    return entries;
   }
 
   entry(id: string | null | undefined): SessionEntry | undefined {
+    void this.entries;
     return id ? this.#byId.get(id) : undefined;
   }
 
   roleOf(id: string | null | undefined): string | undefined {
     if (!id) return undefined;
+    void this.entries;
     if (this.#roles.has(id)) return this.#roles.get(id);
     const entry = this.#byId.get(id);
     const role = entry ? factOf(entry)?.role : undefined;
@@ -136,6 +156,7 @@ export class EntryIndex {
 
   /** Whether `ancestor` is `id` or lies on the path from the root to it. */
   isOnPathTo(ancestor: string, id: string | null): boolean {
+    void this.entries;
     const seen = new Set<string>();
     for (let current = id; current !== null && !seen.has(current);) {
       if (current === ancestor) return true;
@@ -287,8 +308,9 @@ function describeBreak(
 export class CallAnalyzer {
   readonly #context: SessionContext;
   readonly #index: EntryIndex;
-  /** Entries that mark the timeline, by time. */
-  readonly #marked: { at: number; entry: SessionEntry }[];
+  /** Entries that mark the timeline, by time (made again when the entries change). */
+  #marked: { at: number; entry: SessionEntry }[] = [];
+  #markedFrom: readonly SessionEntry[] | undefined;
   #previous: { call: CallRecord; body: CallBody; anatomy: CallAnatomy } | undefined;
   #cumulativeCost = 0;
   #markedUpTo = 0;
@@ -296,11 +318,24 @@ export class CallAnalyzer {
   constructor(context: SessionContext) {
     this.#context = context;
     this.#index = new EntryIndex(context.entries);
-    this.#marked = context.entries
-      .filter((entry) => MARKED_ENTRIES.has(entry.type))
-      .map((entry) => ({ at: Date.parse(entry.timestamp), entry }))
-      .filter((item) => Number.isFinite(item.at))
-      .sort((a, b) => a.at - b.at);
+  }
+
+  /** The marking entries; those up to the last call added stay counted as shown. */
+  #markers(): { at: number; entry: SessionEntry }[] {
+    const entries = this.#index.entries;
+    if (entries !== this.#markedFrom) {
+      this.#markedFrom = entries;
+      const shown = new Set(this.#marked.slice(0, this.#markedUpTo).map((item) => item.entry.id));
+      this.#marked = entries
+        .filter((entry) => MARKED_ENTRIES.has(entry.type))
+        .map((entry) => ({ at: Date.parse(entry.timestamp), entry }))
+        .filter((item) => Number.isFinite(item.at))
+        .sort((a, b) => a.at - b.at);
+      // Keep what was shown before at the front, so a marker is never shown twice.
+      this.#marked.sort((a, b) => Number(shown.has(b.entry.id)) - Number(shown.has(a.entry.id)));
+      this.#markedUpTo = shown.size;
+    }
+    return this.#marked;
   }
 
   get index(): EntryIndex {
@@ -309,7 +344,7 @@ export class CallAnalyzer {
 
   /** Changes recorded after the last call (they shape the next one). */
   pendingChanges(): Change[] {
-    return this.#marked
+    return this.#markers()
       .slice(this.#markedUpTo)
       .map((item) => entryChange(item.entry, this.#index))
       .filter((change): change is Change => change !== undefined);
@@ -326,8 +361,9 @@ export class CallAnalyzer {
     const changes: Change[] = [];
     if (!previous && this.#context.forkedFrom)
       changes.push({ kind: "fork", text: `forked from “${this.#context.forkedFrom.title}”` });
-    while (this.#markedUpTo < this.#marked.length) {
-      const item = this.#marked[this.#markedUpTo];
+    const marked = this.#markers();
+    while (this.#markedUpTo < marked.length) {
+      const item = marked[this.#markedUpTo];
       if (!item || item.at > call.startedAt) break;
       const change = entryChange(item.entry, index);
       if (change) changes.push(change);
