@@ -75,12 +75,14 @@ async function plantSession(page, count) {
         const request = db.transaction(store, "readonly").objectStore(store).get(key);
         request.onsuccess = () => resolve(request.result);
       });
-    const system = (await read("messages", [current, 0])).message;
+    // Storage keeps one record per entry of the session tree (schema 2): a path of message entries.
+    const system = (await read("entries", [current, 0])).entry.message;
     const meta = await read("sessions", current);
     const facts = [system, ...window.piBench.syntheticFacts(size).slice(1)];
     const id = `bench-${size}-${Date.now()}`;
+    const entryId = (seq) => `b${seq.toString(16).padStart(7, "0")}`;
     await new Promise((resolve, reject) => {
-      const tx = db.transaction(["sessions", "messages"], "readwrite");
+      const tx = db.transaction(["sessions", "entries"], "readwrite");
       tx.objectStore("sessions").put({
         ...meta,
         id,
@@ -88,9 +90,23 @@ async function plantSession(page, count) {
         titleIsCustom: true,
         messageCount: facts.length,
         nextSeq: facts.length,
+        revision: 0,
+        leafId: entryId(facts.length - 1),
       });
       facts.forEach((message, seq) =>
-        tx.objectStore("messages").put({ schema: 1, sessionId: id, seq, message }),
+        tx.objectStore("entries").put({
+          schema: 2,
+          sessionId: id,
+          seq,
+          rev: 0,
+          entry: {
+            type: "message",
+            id: entryId(seq),
+            parentId: seq === 0 ? null : entryId(seq - 1),
+            timestamp: new Date(message.timestamp || Date.now()).toISOString(),
+            message,
+          },
+        }),
       );
       tx.oncomplete = () => resolve();
       tx.onerror = () => reject(tx.error);
