@@ -1,5 +1,13 @@
 import type { Page } from "@playwright/test";
-import { expect, factRow, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+import {
+  expect,
+  expectAccessible,
+  factRow,
+  lastReply,
+  openPlayground,
+  sendMessage,
+  test,
+} from "./support.ts";
 
 /** A session file: a tool that returned a long log (about 10,000 tokens), then the answer. */
 function sessionWithLargeToolResult(): string {
@@ -96,6 +104,8 @@ test("the anatomy traces a large tool result: largest category, billed at every 
   await expect(first.getByRole("rowheader")).toHaveText(/^Fact 4 · toolResult · read_log/);
   await expect(first.getByRole("cell").first()).toHaveText("3");
 
+  await expectAccessible(page, "anatomy of a session with calls");
+
   // Timeline: one point per call, in the chart and in its table.
   await expect(anatomy.locator("svg.chart circle.point")).toHaveCount(3);
   await anatomy.getByRole("button", { name: "Show as a table" }).click();
@@ -114,7 +124,12 @@ test("the anatomy traces a large tool result: largest category, billed at every 
 
 test("a session without calls says so, and a fresh one shows the next call's estimate", async ({ page }) => {
   await openPlayground(page);
-  await openAnatomy(page);
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  // The inspector's views are one tab stop, moved between with the arrow keys.
+  await page.getByRole("tab", { name: "Facts and model view" }).focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("tab", { name: "Anatomy" })).toBeFocused();
   const anatomy = page.getByRole("region", { name: "Anatomy" });
   await expect(anatomy.getByText(/an estimate/).first()).toBeVisible();
   await expect(anatomy.getByText(/No model call yet/)).toBeVisible();

@@ -34,6 +34,16 @@ describe("the timeline", () => {
     expect(layoutTimeline(unknown, 640, 200)).toMatchObject({ window: undefined, windowY: undefined });
   });
 
+  it("leaves out the tooltips once points are too many to point at, never the points", () => {
+    const [point] = pointsOfCalls(analyze());
+    if (!point) throw new Error("no point");
+    const many = Array.from({ length: 1_000 }, (_, index) => ({ ...point, number: index + 1, seq: index }));
+    const markup = pointsMarkup(many, layoutTimeline(many, 640, 200), 5);
+    expect(markup.match(/<circle /g)).toHaveLength(1_000);
+    expect(markup).not.toContain("<title>");
+    expect(markup.match(/class="point selected"/g)).toHaveLength(1);
+  });
+
   it("escapes what it puts in the markup", () => {
     const [point] = pointsOfCalls(analyze());
     if (!point) throw new Error("no point");

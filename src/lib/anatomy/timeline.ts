@@ -165,27 +165,41 @@ const XML_ESCAPES: Record<string, string> = {
 const escapeXml = (text: string) =>
   text.replace(/[&<>"']/g, (character) => XML_ESCAPES[character] ?? character);
 
+/** "12,345": as `toLocaleString("en-US")` for whole numbers, without its cost per call. */
+function grouped(count: number): string {
+  return String(Math.round(count)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/** Past this many points each is too small to point at: the tooltips go (the table has every number). */
+const TOOLTIP_LIMIT = 200;
+
 /**
- * The points as SVG markup, one circle per call with its numbers as a tooltip. Built as one string and
- * put in at once: a thousand calls are a thousand circles, and creating them one by one through the
- * framework costs ten times more. Only numbers and escaped model names go in.
+ * The points as SVG markup, one circle per call (with its numbers as a tooltip while there are few
+ * enough to point at). Built as one string and put in at once: a thousand calls are a thousand circles,
+ * and creating them one by one through the framework costs several times more. Only numbers and
+ * escaped model names go in.
  */
 export function pointsMarkup(
   points: readonly TimelinePoint[],
   layout: TimelineLayout,
   selected: number | "next",
 ): string {
-  const radius = points.length > 200 ? 1.6 : 3.2;
+  const dense = points.length > TOOLTIP_LIMIT;
+  const radius = dense ? 1.6 : 3.2;
   const parts: string[] = [];
   points.forEach((point, index) => {
     const y = layout.ys[index];
     if (y === undefined || point.tokens === undefined) return;
     const x = layout.xs[index] ?? 0;
     const chosen = point.seq !== undefined && point.seq === selected ? " selected" : "";
-    const counted = point.basis === "usage" ? "provider's count" : "estimated";
-    parts.push(
-      `<circle class="point${chosen}" data-basis="${point.basis}" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${radius}"><title>Call #${point.number}: ${Math.round(point.tokens).toLocaleString("en-US")} tokens (${counted}), ${escapeXml(point.label)}</title></circle>`,
-    );
+    const circle = `<circle class="point${chosen}" data-basis="${point.basis}" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${radius}"`;
+    if (dense) parts.push(`${circle}/>`);
+    else {
+      const counted = point.basis === "usage" ? "provider's count" : "estimated";
+      parts.push(
+        `${circle}><title>Call #${point.number}: ${grouped(point.tokens)} tokens (${counted}), ${escapeXml(point.label)}</title></circle>`,
+      );
+    }
   });
   return parts.join("");
 }
