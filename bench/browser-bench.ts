@@ -241,6 +241,7 @@ function syntheticPoints(count: number): TimelinePoint[] {
       seq: index,
       tokens: 4_000 + (index % 100) * 1_500,
       basis: index % 10 === 9 ? "estimate" : "usage",
+      cached: index % 10 === 9 ? 0 : 3_000 + (index % 100) * 1_400,
       window: 200_000,
       cost,
       cumulativeCost,

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import {
   expect,
   expectAccessible,
+  expectNoHorizontalOverflow,
   factRow,
   lastReply,
   openPlayground,
@@ -135,4 +136,11 @@ test("a session without calls says so, and a fresh one shows the next call's est
   await expect(anatomy.getByText(/No model call yet/)).toBeVisible();
   await expect(anatomy.getByText("No recorded call with its messages yet.")).toBeVisible();
   await expect(anatomy.getByRole("button", { name: "Export as LHAR (.lhar.json)" })).toBeDisabled();
+
+  // On a phone the inspector is a tab; the anatomy fits it without scrolling sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole("tab", { name: "Inspector" }).click();
+  await page.getByRole("tab", { name: "Anatomy" }).click();
+  await expect(anatomy.getByRole("table", { name: "Tokens by category" })).toBeVisible();
+  await expectNoHorizontalOverflow(page, "anatomy on a phone");
 });

@@ -120,10 +120,7 @@ async function anatomyScene(page, { phone }) {
     buffer: Buffer.from(workerLogSession()),
   });
   if (phone) await page.keyboard.press("Escape");
-  await page
-    .getByRole("button", { name: /^Worker log/ })
-    .first()
-    .waitFor({ state: "attached" });
+  await page.getByText("Every worker reported ok.").waitFor();
   const send = async (text) => {
     await composer.fill(text);
     await page.getByRole("button", { name: "Send" }).click();
@@ -145,6 +142,9 @@ async function anatomyScene(page, { phone }) {
   await page.getByRole("combobox", { name: "Notifications" }).selectOption("userText");
   if (phone) await page.getByRole("tab", { name: "Chat" }).click();
   await send("Summarize the log in one word.");
+  await page.getByRole("button", { name: /^Model:/ }).click();
+  await page.getByRole("combobox", { name: "Search models" }).fill("thinking");
+  await page.getByRole("option", { name: /Mirror with thinking/ }).click();
   await send("What time is it?");
   await showInspector();
   await page.getByRole("tab", { name: "Anatomy" }).click();

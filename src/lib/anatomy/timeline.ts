@@ -16,6 +16,8 @@ export interface TimelinePoint {
   seq: number | undefined;
   tokens: number | undefined;
   basis: "usage" | "estimate" | "unknown";
+  /** Input read from the provider's prompt cache (0 when none, or unknown). */
+  cached: number;
   window: number | undefined;
   cost: number;
   cumulativeCost: number;
@@ -29,6 +31,7 @@ export function pointsOfCalls(calls: readonly CallAnatomy[]): TimelinePoint[] {
     seq: call.seq,
     tokens: call.contextTokens,
     basis: call.basis,
+    cached: call.cacheRead,
     window: call.window,
     cost: call.cost,
     cumulativeCost: call.cumulativeCost,
@@ -56,6 +59,7 @@ export function pointsOfReplies(
       seq: undefined,
       tokens: tokens > 0 ? tokens : undefined,
       basis: tokens > 0 ? "usage" : "unknown",
+      cached: message.usage?.cacheRead || 0,
       window: windowOf(message.provider, message.model),
       cost,
       cumulativeCost,
