@@ -121,6 +121,13 @@ async function bundleSizes() {
   if (!inPage) throw new Error("The build has no in-page proxy chunk.");
   const inPageSize = gzipSync(await readFile(join(root, "dist", "assets", inPage))).length / 1024;
   record("bundle: offline models in the page (lazy)", "gzip", [inPageSize], "-", undefined, { unit: "kB" });
+  // Loaded with the inspector's Anatomy tab, never before.
+  const anatomy = (await readdir(join(root, "dist", "assets"))).find((name) =>
+    /^AnatomyView-.*\.js$/.test(name),
+  );
+  if (!anatomy) throw new Error("The build has no anatomy chunk.");
+  const anatomySize = gzipSync(await readFile(join(root, "dist", "assets", anatomy))).length / 1024;
+  record("bundle: anatomy (lazy)", "gzip", [anatomySize], "-", undefined, { unit: "kB" });
 }
 
 async function proxyBenchmarks() {
