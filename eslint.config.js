@@ -119,7 +119,7 @@ function layerRules() {
     ["agent"],
     ["sessions", "connection"],
     ["ui"],
-    ["chat", "inspector", "injection", "examples", "header", "sidebar", "calls", "tree"],
+    ["chat", "inspector", "injection", "examples", "header", "sidebar", "calls", "tree", "anatomy"],
   ];
   const features = layers.at(-1);
   const server = { group: ["**/server/**"], message: "Browser code must not import server code." };

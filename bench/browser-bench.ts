@@ -1,5 +1,10 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
+import { flushSync, mount, unmount } from "svelte";
+import { compose, type MessageSource } from "../src/lib/anatomy/composition.ts";
+import type { TimelinePoint } from "../src/lib/anatomy/timeline.ts";
+import TimelineChart from "../src/lib/anatomy/TimelineChart.svelte";
+import { forEachModelMessage } from "../src/lib/messages/convert.ts";
 import { convertToLlm } from "../src/lib/messages/convert.ts";
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../src/lib/messages/policies.ts";
 import { ModelViewProjector, projectModelView } from "../src/lib/model-view/project.ts";
@@ -364,6 +369,95 @@ export async function treeOpen(runs: number): Promise<{ tree: number[]; flat: nu
   return result;
 }
 
+/**
+ * The anatomy's composition of one request of `count` facts, as the Anatomy tab makes it: the next call
+ * (live: the model view's message objects, the same each time) and a recorded call (its messages read
+ * from storage: new objects each time, nothing cached). The floor is plain convertToLlm of the facts.
+ */
+export function anatomyComposition(
+  count: number,
+  runs: number,
+): { live: number[]; recorded: number[]; floor: number[] } {
+  const facts = syntheticFacts(count);
+  const messages: Message[] = [];
+  const sources: MessageSource[] = [];
+  forEachModelMessage(facts, SETTINGS.policies, (message, index) => {
+    messages.push(message);
+    sources.push({ entryId: `entry-${index}`, role: facts[index]?.role });
+  });
+  const usage = {
+    input: 2_000,
+    output: 100,
+    cacheRead: 180_000,
+    cacheWrite: 1_000,
+    totalTokens: 183_100,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+  const result = { live: [] as number[], recorded: [] as number[], floor: [] as number[] };
+  compose(messages, sources);
+  for (let run = 0; run < runs; run++) {
+    result.live.push(time(() => compose(messages, sources)));
+    const stored = structuredClone(messages);
+    result.recorded.push(time(() => compose(stored, sources, usage), 0));
+    result.floor.push(time(() => convertToLlm(facts, SETTINGS.policies)));
+  }
+  return result;
+}
+
+/** Timeline points of `count` calls: a context growing to a 200k window, a compaction every 100 calls. */
+function syntheticPoints(count: number): TimelinePoint[] {
+  let cumulativeCost = 0;
+  return Array.from({ length: count }, (_, index) => {
+    const cost = 0.002 + (index % 7) * 0.0005;
+    cumulativeCost += cost;
+    return {
+      number: index + 1,
+      seq: index,
+      tokens: 4_000 + (index % 100) * 1_500,
+      basis: index % 10 === 9 ? "estimate" : "usage",
+      cached: index % 10 === 9 ? 0 : 3_000 + (index % 100) * 1_400,
+      window: 200_000,
+      cost,
+      cumulativeCost,
+      changes:
+        index > 0 && index % 100 === 0
+          ? [{ kind: "compaction", text: "compacted: 152,500 tokens before", entryId: `c${index}` }]
+          : [],
+      label: "anthropic/claude-sonnet",
+    } satisfies TimelinePoint;
+  });
+}
+
+/**
+ * The timeline of `count` calls rendered: the Anatomy tab's own component mounted into the page at 640 px,
+ * laid out and painted once (its layout read back), then removed. One sample per mount.
+ */
+export function timelineRender(count: number, runs: number): { subject: number[]; circles: number } {
+  const points = syntheticPoints(count);
+  const host = document.createElement("div");
+  host.style.width = "640px";
+  document.body.append(host);
+  const subject: number[] = [];
+  let circles = 0;
+  for (let run = 0; run < runs + 1; run++) {
+    const started = performance.now();
+    const chart = mount(TimelineChart, {
+      target: host,
+      props: { points, pending: [], selected: "next", fromReplies: false, onselect: () => undefined },
+    });
+    flushSync();
+    void host.getBoundingClientRect().height;
+    const elapsed = performance.now() - started;
+    circles = host.querySelectorAll("circle").length;
+    void unmount(chart);
+    flushSync();
+    // The first mount also compiles the component's code: left out, as the app pays it once.
+    if (run > 0) subject.push(elapsed);
+  }
+  host.remove();
+  return { subject, circles };
+}
+
 declare global {
   interface Window {
     piBench: {
@@ -376,6 +470,8 @@ declare global {
       plantSession: typeof plantSession;
       idbAppendTree: typeof idbAppendTree;
       treeOpen: typeof treeOpen;
+      anatomyComposition: typeof anatomyComposition;
+      timelineRender: typeof timelineRender;
     };
   }
 }
@@ -390,4 +486,6 @@ window.piBench = {
   plantSession,
   idbAppendTree,
   treeOpen,
+  anatomyComposition,
+  timelineRender,
 };

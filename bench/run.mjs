@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
+import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { build, preview, runnerImport } from "vite";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/chromium-path.mjs";
 import { appBenchmarks } from "./app-bench.mjs";
@@ -64,6 +65,8 @@ async function buildAll() {
     root,
     configFile: false,
     logLevel: "error",
+    // The anatomy's timeline is measured as the component the app renders; its styles go with it.
+    plugins: [svelte({ emitCss: false })],
     build: {
       outDir: out,
       emptyOutDir: true,
@@ -100,6 +103,7 @@ async function bundleSizes() {
     ["session validators (requested as storage opens)", /^(validator|validate|entry-validate)-.*\.js$/],
     ["inspector", /^Inspector-.*\.js$/],
     ["calls view", /^CallsView-.*\.js$/],
+    ["anatomy (with its tab)", /^AnatomyView-.*\.js$/],
   ];
   for (const [label, pattern] of lazy) {
     const files = names.filter((name) => pattern.test(name));
@@ -195,6 +199,33 @@ async function browserMicroBenchmarks(browser, baseURL) {
       goal: count === 10_000 ? "ratio ≤ 3" : undefined,
     });
   }
+  const composition = await page.evaluate(
+    ([n, runs]) => window.piBench.anatomyComposition(n, runs),
+    [10_000, RUNS * 3],
+  );
+  record(
+    "anatomy: composition of the next call",
+    "10,000 facts",
+    composition.live,
+    "plain convertToLlm (floor)",
+    composition.floor,
+    { goal: "< 16 ms" },
+  );
+  record(
+    "anatomy: composition of a recorded call",
+    "10,000 facts, read from storage",
+    composition.recorded,
+    "plain convertToLlm (floor)",
+    composition.floor,
+    { goal: "< 16 ms" },
+  );
+  const timeline = await page.evaluate(
+    ([n, runs]) => window.piBench.timelineRender(n, runs),
+    [1_000, RUNS * 2],
+  );
+  if (timeline.circles !== 1_000)
+    throw new Error(`the timeline drew ${timeline.circles} points for 1,000 calls`);
+  record("anatomy: timeline rendered", "1,000 calls", timeline.subject, "-", undefined, { goal: "< 100 ms" });
   const append = await page.evaluate((runs) => window.piBench.idbAppend(runs), quick ? 2 : 4);
   record("IndexedDB append", "message #10,000", append.at10k, "message #10", append.at10, {
     goal: "ratio ≤ 1.5",

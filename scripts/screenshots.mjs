@@ -117,6 +117,100 @@ async function callsScene(page) {
   );
 }
 
+/** A session file whose tool returned a long log (about 10,000 tokens): what the anatomy is for. */
+function workerLogSession() {
+  const log = Array.from(
+    { length: 800 },
+    (_, line) => `2026-01-01T10:00:${line % 60}Z worker ${line}: ok`,
+  ).join("\n");
+  const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 };
+  const reply = (content, stopReason, timestamp) => ({
+    role: "assistant",
+    content,
+    api: "mirror",
+    provider: "mirror",
+    model: "mirror-instant",
+    usage: { ...usage, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    stopReason,
+    timestamp,
+  });
+  const messages = [
+    { role: "user", content: [{ type: "text", text: "Read the worker log." }], timestamp: 2 },
+    reply([{ type: "toolCall", id: "read_1", name: "read_log", arguments: {} }], "toolUse", 3),
+    {
+      role: "toolResult",
+      toolCallId: "read_1",
+      toolName: "read_log",
+      content: [{ type: "text", text: log }],
+      isError: false,
+      timestamp: 4,
+    },
+    reply([{ type: "text", text: "Every worker reported ok." }], "stop", 5),
+  ];
+  const header = {
+    type: "session",
+    format: "pi-playground-session",
+    version: 1,
+    exportedAt: new Date(6).toISOString(),
+    title: "Worker log",
+    settings: { model: { provider: "mirror", id: "mirror-instant" } },
+  };
+  return [header, ...messages.map((message) => ({ type: "message", message }))]
+    .map((line) => JSON.stringify(line))
+    .join("\n");
+}
+
+/**
+ * The anatomy of a session with a large tool result, a tool round trip, a notification the model is
+ * shown and a switch to the thinking model: its composition with the tool results' facts listed, and
+ * its timeline with the calls' table.
+ */
+async function anatomyScene(page, { phone }) {
+  await page.goto(base);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await composer.waitFor();
+  if (phone) await page.getByRole("button", { name: "Sessions" }).click();
+  await page.getByLabel("Import a session file").setInputFiles({
+    name: "worker-log.jsonl",
+    mimeType: "application/json",
+    buffer: Buffer.from(workerLogSession()),
+  });
+  if (phone) await page.keyboard.press("Escape");
+  await page.getByText("Every worker reported ok.").waitFor();
+  const send = async (text) => {
+    await composer.fill(text);
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.getByRole("button", { name: "Send" }).waitFor({ timeout: 30_000 });
+  };
+  const showInspector = async () => {
+    if (phone) await page.getByRole("tab", { name: "Inspector" }).click();
+    else if ((await page.getByRole("region", { name: "Inspector" }).count()) === 0)
+      await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  };
+  await send("Which worker was first?");
+  await send("compute 12 * (3 + 4)");
+  await page.getByRole("button", { name: "Inject", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Inject message" });
+  await dialog.getByLabel("Text", { exact: true }).fill("Deploy finished: version 2.4.0 is live");
+  await dialog.getByRole("button", { name: "Inject: append now" }).click();
+  await send("And the last worker?");
+  await showInspector();
+  await page.getByRole("combobox", { name: "Notifications" }).selectOption("userText");
+  if (phone) await page.getByRole("tab", { name: "Chat" }).click();
+  await send("Summarize the log in one word.");
+  await page.getByRole("button", { name: /^Model:/ }).click();
+  await page.getByRole("combobox", { name: "Search models" }).fill("thinking");
+  await page.getByRole("option", { name: /Mirror with thinking/ }).click();
+  await send("What time is it?");
+  await showInspector();
+  await page.getByRole("tab", { name: "Anatomy" }).click();
+  const anatomy = page.getByRole("region", { name: "Anatomy" });
+  await anatomy.getByRole("table", { name: "Tokens by category" }).waitFor();
+  await anatomy.getByRole("button", { name: "tool results" }).click();
+  await page.mouse.move(2, page.viewportSize().height / 2);
+  return anatomy;
+}
+
 const browser = await chromium.launch({ executablePath: await findChromium(), args: CHROMIUM_ARGS });
 try {
   await serverReady();
@@ -154,6 +248,35 @@ try {
     if (shot.pause) await pauseScene(page);
     else await (shot.scene ?? scene)(page, { phone: shot.phone === true });
     await page.screenshot({ path: shot.file });
+    console.log(`wrote ${shot.file}`);
+    await context.close();
+  }
+  const anatomyShots = [
+    { file: "docs/anatomy-composition.png", colorScheme: "light", phone: false, part: "composition" },
+    { file: "docs/anatomy-timeline-dark.png", colorScheme: "dark", phone: false, part: "timeline" },
+    { file: "docs/anatomy-phone.png", colorScheme: "light", phone: true, part: "composition" },
+  ];
+  for (const shot of anatomyShots.filter((candidate) => !only || candidate.file.includes(only))) {
+    const context = await browser.newContext({
+      viewport: shot.phone ? { width: 390, height: 844 } : { width: 1440, height: 900 },
+      colorScheme: shot.colorScheme,
+      deviceScaleFactor: shot.phone ? 2 : 1,
+    });
+    const page = await context.newPage();
+    const anatomy = await anatomyScene(page, { phone: shot.phone });
+    if (shot.part === "timeline") {
+      await anatomy
+        .getByRole("heading", { name: "Timeline" })
+        .evaluate((heading) => heading.scrollIntoView());
+      await anatomy.getByRole("button", { name: "Show as a table" }).click();
+      await anatomy
+        .getByRole("heading", { name: "Timeline" })
+        .evaluate((heading) => heading.scrollIntoView());
+    }
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    await (shot.phone ? page : anatomy).screenshot({ path: shot.file });
     console.log(`wrote ${shot.file}`);
     await context.close();
   }

@@ -422,7 +422,10 @@ export class ChatSession {
   /** Every entry of the session with its branches, for the tree view and branch names. */
   readonly tree: SessionTree = $derived(buildTree(this.entries));
 
-  /** Every entry of the session tree, in order of creation (all branches): what exports write. */
+  /**
+   * Every entry of the session tree, in order of creation (all branches): what exports write, and where
+   * the anatomy finds past calls' facts.
+   */
   get entries(): readonly SessionEntry[] {
     return this.#transcript.entries;
   }

@@ -1,8 +1,9 @@
 import { createContext } from "svelte";
 import type { CallLog } from "../agent/recording/call-log.svelte.ts";
 
-/** What the inspector shows: the facts beside the model view, the recorded calls, or the session's tree. */
-export type InspectorView = "facts" | "calls" | "tree";
+/** What the inspector shows: the facts beside the model view, the recorded calls, the session's tree, or
+ * the anatomy of its context. */
+export type InspectorView = "facts" | "calls" | "tree" | "anatomy";
 
 type Chosen = { seq: number } | { replyEntryId: string; nonce: number } | { preview: true };
 
