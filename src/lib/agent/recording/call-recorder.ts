@@ -1,10 +1,9 @@
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { PayloadResponse } from "../../../shared/api-types.ts";
-import { streamedOutputEstimate } from "../../models/usage.ts";
-import type { CallRecord, Captured, NewCall, ProviderEndpoint, SessionMeta } from "../../storage/records.ts";
+import type { CallRecord, SessionMeta } from "../../storage/records.ts";
 import type { SessionStore } from "../../storage/session-store.ts";
-import type { RecordedRequest } from "../proxy-stream.ts";
-import { CALL_PART_LIMIT_BYTES, capture, SESSION_CALL_BUDGET_BYTES } from "./capture.ts";
+import type { RecordedRequest } from "../stream-route.ts";
+import type { OpenCall } from "./call-record.ts";
 
 export interface CallRecorderHost {
   store: SessionStore;
@@ -16,23 +15,6 @@ export interface CallRecorderHost {
   recorded: (call: CallRecord, meta: SessionMeta) => void;
   failed: (error: Error) => void;
 }
-
-interface OpenCall {
-  id: string;
-  request: RecordedRequest;
-  sources: (string | null)[];
-  leafId: string | null;
-  firstTokenAt?: number;
-  /** A proxy (or the page) answered the request: only then is there a payload to ask for. */
-  answered?: boolean;
-}
-
-const NO_PAYLOAD: Captured<unknown> = { kept: "none", bytes: 0, reason: "the proxy did not report it" };
-const NOT_ANSWERED: Captured<unknown> = {
-  kept: "none",
-  bytes: 0,
-  reason: "the call was stopped before any proxy answered its request",
-};
 
 /**
  * Records every model call of a session where it is made: the stream function reports the request as it
@@ -88,55 +70,8 @@ export class CallRecorder {
     replyEntryId: string | undefined,
     endedAt: number,
   ): Promise<void> {
-    const { request } = open;
-    const budgetLeft = () => SESSION_CALL_BUDGET_BYTES - this.#host.keptBytes();
-    const messages = capture([...request.messages], CALL_PART_LIMIT_BYTES, budgetLeft());
-    const kept =
-      messages.kept === "all" ? messages.bytes : messages.kept === "truncated" ? messages.text.length : 0;
-    let payload = NO_PAYLOAD;
-    let endpoint: ProviderEndpoint | undefined;
-    try {
-      const reported = open.answered ? await this.#host.fetchPayload?.(open.id) : undefined;
-      if (reported) ({ payload, endpoint } = reported);
-      else if (!open.answered) payload = NOT_ANSWERED;
-    } catch (error) {
-      payload = { kept: "none", bytes: 0, reason: `capturing it failed: ${(error as Error).message}` };
-    }
-    // The payload counts against the same budget as the messages recorded with it.
-    if (payload.kept === "all") payload = capture(payload.value, CALL_PART_LIMIT_BYTES, budgetLeft() - kept);
-    const durationMs = Math.max(0, endedAt - request.at);
-    const streamedMs = open.firstTokenAt === undefined ? undefined : endedAt - open.firstTokenAt;
-    const outputEstimate = streamedOutputEstimate(reply);
-    const outputTokensPerSecond =
-      streamedMs !== undefined && streamedMs > 0 && reply.usage.output > 0
-        ? (reply.usage.output * 1000) / streamedMs
-        : undefined;
-    const call: NewCall = {
-      summary: {
-        id: open.id,
-        startedAt: request.at,
-        provider: request.provider,
-        modelId: request.modelId,
-        api: request.api,
-        options: request.options,
-        messageCount: request.messages.length,
-        leafId: open.leafId,
-        ...(replyEntryId ? { replyEntryId } : {}),
-        outcome: {
-          stopReason: reply.stopReason,
-          usage: reply.usage,
-          ...(outputEstimate !== undefined ? { outputEstimate } : {}),
-          ...(reply.errorMessage ? { errorMessage: reply.errorMessage } : {}),
-        },
-        timing: {
-          ...(open.firstTokenAt !== undefined ? { firstTokenMs: open.firstTokenAt - request.at } : {}),
-          durationMs,
-          ...(outputTokensPerSecond !== undefined ? { outputTokensPerSecond } : {}),
-        },
-        capture: { messages: messages.kept, payload: payload.kept },
-      },
-      body: { messages, sources: open.sources, payload, ...(endpoint ? { endpoint } : {}) },
-    };
+    const { buildCallRecord } = await import("./call-record.ts");
+    const call = await buildCallRecord(open, reply, replyEntryId, endedAt, this.#host);
     const { call: stored, meta } = await this.#host.store.appendCall(this.#host.sessionId, call);
     this.#host.recorded(stored, meta);
   }
