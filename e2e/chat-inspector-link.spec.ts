@@ -40,8 +40,10 @@ test("selecting a fact scrolls to its chat message and highlights it, and the re
   await expect(log(page).locator("[aria-current=true]")).toContainText("alpha");
 
   // From the chat: the message's "Show in inspector" selects its fact and its model message.
+  // The chat renders the messages near its view: back to the latest, where message 12 is.
+  await page.getByRole("button", { name: "Jump to latest" }).click();
   const last = page.getByRole("article", { name: "Your message" }).last();
-  await last.scrollIntoViewIfNeeded();
+  await expect(last).toContainText("foxtrot");
   await last.hover();
   const actions = page.getByRole("group", { name: "Actions for message 12" });
   await actions.getByRole("button", { name: "Show in inspector" }).click();

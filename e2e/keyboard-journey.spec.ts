@@ -106,15 +106,16 @@ test("Escape stops a run, from the composer too, and the focus stays ready for t
 }) => {
   await openPlayground(page);
   const composer = page.getByRole("textbox", { name: "Message" });
-  // Filled rather than typed key by key: only the length of the reply matters here.
-  await composer.fill(`quote ${"word ".repeat(300)}`);
+  // Filled rather than typed key by key: only the length of the reply matters here (long enough to take
+  // seconds at the offline model's pace for long replies, so Escape always lands before its end).
+  await composer.fill(`quote ${"word ".repeat(3000)}`);
   await page.keyboard.press("Enter");
   await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "aborted", { timeout: 15_000 });
   await expect(composer).toBeFocused();
 
-  await composer.fill(`quote ${"again ".repeat(300)}`);
+  await composer.fill(`quote ${"again ".repeat(3000)}`);
   await page.keyboard.press("Enter");
   await page.getByRole("button", { name: "Stop" }).click();
   await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "aborted", { timeout: 15_000 });

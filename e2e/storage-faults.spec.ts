@@ -99,6 +99,9 @@ test.describe("when the disk is full and the page is left", () => {
     await expect(page.getByRole("alert").filter({ hasText: "storage quota is full" })).toBeVisible({
       timeout: 15_000,
     });
+    // The reply is over, so nothing is added to the session after its entries are stored again below.
+    await expect(lastReply(page)).toContainText("only in memory", { timeout: 15_000 });
+    await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop", { timeout: 15_000 });
 
     // The dialog is answered (stay on the page) before the test goes on: a page showing it takes no clicks.
     const asked = new Promise<string>((resolve) =>

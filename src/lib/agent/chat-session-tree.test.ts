@@ -61,8 +61,9 @@ describe("branches", () => {
     ]);
     // Both branches stay: the reply the branch started from has two children now.
     const fork = session.entryIdAt(2) as string;
-    expect(session.tree.children.get(fork)?.length).toBe(2);
-    expect(session.tree.byId.has(oldLeaf as string)).toBe(true);
+    await session.treeCode();
+    expect(session.tree?.children.get(fork)?.length).toBe(2);
+    expect(session.tree?.byId.has(oldLeaf as string)).toBe(true);
     await session.saveNow();
     expect(await stored(store, session.id)).toEqual(roles(session.facts));
   });
@@ -118,8 +119,9 @@ describe("branches", () => {
     await session.regenerate(4);
     expect(lastRequest()).toEqual(["user:first", "assistant:reply 1", "user:second"]);
     expect(roles(session.facts).at(-1)).toBe("assistant:reply 3");
-    expect(session.tree.byId.has(oldReply)).toBe(true);
-    expect(session.tree.children.get(session.entryIdAt(3) as string)?.length).toBe(2);
+    await session.treeCode();
+    expect(session.tree?.byId.has(oldReply)).toBe(true);
+    expect(session.tree?.children.get(session.entryIdAt(3) as string)?.length).toBe(2);
   });
 
   it("edits and resends a prompt in place of the old one, which stays on its branch", async () => {
@@ -128,7 +130,8 @@ describe("branches", () => {
     expect(await session.editAndResend(3, "second, reworded")).toBe(true);
     expect(lastRequest()).toEqual(["user:first", "assistant:reply 1", "user:second, reworded"]);
     expect(roles(session.facts).slice(3)).toEqual(["user:second, reworded", "assistant:reply 3"]);
-    expect(session.tree.byId.has(oldPrompt)).toBe(true);
+    await session.treeCode();
+    expect(session.tree?.byId.has(oldPrompt)).toBe(true);
     expect(await session.editAndResend(3, "   ")).toBe(false);
   });
 });

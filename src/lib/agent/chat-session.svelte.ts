@@ -10,7 +10,9 @@ import {
 import type { ModelInfo } from "../../shared/api-types.ts";
 import { chainEntries, type EditableContent, type SessionEntry } from "../messages/entries.ts";
 import { editableContent } from "../model-view/session-projection.ts";
-import { buildTree, leafOf, type SessionTree } from "../model-view/session-tree.ts";
+import type { SessionTree } from "../model-view/session-tree.ts";
+
+type TreeCode = typeof import("../model-view/tree-code.ts");
 import { INJECTED_API } from "../messages/factories.ts";
 import type { Visibility } from "../messages/policies.ts";
 import type { PolicyRole } from "../messages/types.ts";
@@ -419,8 +421,42 @@ export class ChatSession {
 
   // --- the tree: branches and context edits (pi's session model) ---------------------------------
 
-  /** Every entry of the session with its branches, for the tree view and branch names. */
-  readonly tree: SessionTree = $derived(buildTree(this.entries));
+  #treeCode = $state.raw<TreeCode | undefined>(undefined);
+  #treeCodeLoading: Promise<TreeCode> | undefined;
+  readonly #tree: SessionTree | undefined = $derived(this.#treeCode?.buildTree(this.entries));
+
+  /** The tree's code, loaded once (see `tree-code.ts`). */
+  treeCode(): Promise<TreeCode> {
+    this.#treeCodeLoading ??= import("../model-view/tree-code.ts").then((code) => (this.#treeCode = code));
+    return this.#treeCodeLoading;
+  }
+
+  /**
+   * Every entry of the session with its branches, for the tree view and branch names; undefined until the
+   * tree's code has loaded, which asking for it starts (readers then see the tree appear).
+   */
+  get tree(): SessionTree | undefined {
+    if (!this.#treeCode) void this.treeCode();
+    return this.#tree;
+  }
+
+  /** A one-line title for an entry, as the tree names it; undefined while the tree's code loads. */
+  entryTitle(entry: SessionEntry): string | undefined {
+    const tree = this.tree;
+    return tree && this.#treeCode?.entryTitle(tree, entry);
+  }
+
+  /** The title of the branch through `entryId`; undefined while the tree's code loads. */
+  branchTitle(entryId: string): string | undefined {
+    const tree = this.tree;
+    return tree && this.#treeCode?.branchTitle(tree, entryId);
+  }
+
+  /** The line the chat shows for a marker entry (a model change, a context edit…); undefined for none. */
+  markerText(entry: SessionEntry): string | undefined {
+    const tree = this.tree;
+    return tree && this.#treeCode?.markerText(tree, entry);
+  }
 
   /**
    * Every entry of the session tree, in order of creation (all branches): what exports write, and where
@@ -463,7 +499,12 @@ export class ChatSession {
     entryId: string,
     { summary, followToLeaf = true }: { summary?: string; followToLeaf?: boolean } = {},
   ): Promise<void> {
-    const target = followToLeaf ? leafOf(this.tree, entryId) : entryId;
+    return this.#switchBranch(entryId, summary, followToLeaf);
+  }
+
+  async #switchBranch(entryId: string, summary: string | undefined, followToLeaf: boolean): Promise<void> {
+    const code = await this.treeCode();
+    const target = followToLeaf ? code.leafOf(this.#tree ?? code.buildTree(this.entries), entryId) : entryId;
     return this.#runs.whileIdle(() => {
       const from = this.#transcript.leafId;
       this.#transcript.moveLeaf(target);

@@ -1,5 +1,3 @@
-import { formatBytes } from "../../shared/bytes.ts";
-import { countOf } from "../../shared/count-of.ts";
 import type { Notices } from "../notices/notices.svelte.ts";
 import type { WriterStatus } from "../storage/session-writer.ts";
 
@@ -84,27 +82,20 @@ export class StorageHealth {
     });
   }
 
-  /** Another tab is upgrading the database: this one closed its connection so the upgrade can proceed. */
+  /**
+   * Another tab is upgrading the database: this one closed its connection so the upgrade can proceed. The
+   * notices of rare events load with the first of them.
+   */
   versionChanged(reload: () => void): void {
     this.#replaced = true;
-    this.#notices.post({
-      key: "storage:version",
-      severity: "error",
-      source: "storage",
-      persistent: true,
-      text: "A newer version of the playground opened in another tab and upgraded the stored sessions. Reload this tab to keep working; changes made here from now on cannot be saved.",
-      actions: [{ label: "Reload", run: reload }],
-    });
+    void import("./storage-notices.ts").then(({ versionNotice }) =>
+      this.#notices.post(versionNotice(reload)),
+    );
   }
 
   /** Our upgrade waits for a tab running an older version to let go of the database. */
   upgradeBlocked(): void {
-    this.#notices.post({
-      key: "storage:blocked",
-      severity: "warning",
-      source: "storage",
-      text: "Another tab runs an older version of the playground and keeps the stored sessions open. Close or reload it; this tab continues as soon as it lets go.",
-    });
+    void import("./storage-notices.ts").then(({ blockedNotice }) => this.#notices.post(blockedNotice()));
   }
 
   /** What a session could not store, and what to do about it; cleared once everything is stored. */
@@ -124,29 +115,9 @@ export class StorageHealth {
     }
     if (error.kind === "quota") await this.refreshInfo();
     if (this.#reports.get(sessionId) !== report) return;
-    const info = this.#info;
-    const usage =
-      error.kind === "quota" && info
-        ? ` ${formatBytes(info.usage)} of ${formatBytes(info.quota)} are used.`
-        : "";
-    const kept =
-      error.kind === "unstorable"
-        ? ` ${countOf(status.unsaved, "unsaved change")} of “${title}” ${status.unsaved === 1 ? "is" : "are"} kept in this tab only; retrying will not help, export the session to keep ${status.unsaved === 1 ? "it" : "them"}.`
-        : ` ${countOf(status.unsaved, "unsaved change")} ${status.unsaved === 1 ? "is" : "are"} kept in this tab and retried automatically; what was stored before stays readable.`;
-    const advice =
-      error.kind === "quota"
-        ? " Free space by exporting this session and deleting old ones in the sessions list."
-        : "";
-    this.#notices.post({
-      key,
-      severity: "error",
-      source: "storage",
-      persistent: true,
-      text: `${error.message}${usage}${kept}${advice}`,
-      actions: [
-        { label: "Export this session", run: actions.exportSession },
-        ...(error.kind === "unstorable" ? [] : [{ label: "Retry saving now", run: actions.retry }]),
-      ],
-    });
+    // The words are loaded with the first problem: most pages never have one.
+    const { unsavedNotice } = await import("./storage-notices.ts");
+    if (this.#reports.get(sessionId) !== report) return;
+    this.#notices.post(unsavedNotice(key, title, status, error, this.#info, actions));
   }
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { chainEntries, pathTo, type SessionEntry } from "../messages/entries.ts";
 import { createInjectedAssistantMessage, createUserMessage } from "../messages/factories.ts";
-import { buildTree, leafOf } from "../model-view/session-tree.ts";
+import { branchTitle, buildTree, entryTitle, leafOf } from "../model-view/session-tree.ts";
 import { projectSession } from "../model-view/session-projection.ts";
+import { branchBanner } from "./branch-banner.ts";
 import { BranchReturn, type BranchingSession } from "./branch-return.svelte.ts";
 
 /** A session tree held in memory, moving its leaf the way the live session does. */
@@ -15,6 +16,12 @@ class FakeSession implements BranchingSession {
   }
   get tree() {
     return buildTree(this.entries);
+  }
+  entryTitle(entry: SessionEntry) {
+    return entryTitle(this.tree, entry);
+  }
+  branchTitle(entryId: string) {
+    return branchTitle(this.tree, entryId);
   }
   get path() {
     return pathTo(this.entries, this.leafId);
@@ -57,22 +64,22 @@ describe("the way back after branching", () => {
     const branches = new BranchReturn();
     await branches.branchFrom(live, 1);
     // The branch left is named by what was asked on it after the branch point.
-    expect(branches.banner(live)).toEqual({ fromTitle: "Go by train.", backTitle: "what about the car" });
+    expect(branchBanner(branches.point, live)).toEqual({ fromTitle: "Go by train.", backTitle: "what about the car" });
     live.send("and by bike?");
-    expect(branches.banner(live)).toEqual({ fromTitle: "Go by train.", backTitle: "what about the car" });
+    expect(branchBanner(branches.point, live)).toEqual({ fromTitle: "Go by train.", backTitle: "what about the car" });
     await branches.back(live);
     expect(live.leafId).toBe(leaf);
-    expect(branches.banner(live)).toBeUndefined();
+    expect(branchBanner(branches.point, live)).toBeUndefined();
   });
 
   it("shows nothing when branching from the end, or once the path leaves the branch point", async () => {
     const live = session();
     const branches = new BranchReturn();
     await branches.branchFrom(live, 3);
-    expect(branches.banner(live)).toBeUndefined();
+    expect(branchBanner(branches.point, live)).toBeUndefined();
     await branches.branchFrom(live, 1);
-    expect(branches.banner(live)).toBeDefined();
+    expect(branchBanner(branches.point, live)).toBeDefined();
     await live.switchBranch(live.entryIdAt(0) as string, { followToLeaf: false });
-    expect(branches.banner(live)).toBeUndefined();
+    expect(branchBanner(branches.point, live)).toBeUndefined();
   });
 });
