@@ -64,9 +64,15 @@ describe("the way back after branching", () => {
     const branches = new BranchReturn();
     await branches.branchFrom(live, 1);
     // The branch left is named by what was asked on it after the branch point.
-    expect(branchBanner(branches.point, live)).toEqual({ fromTitle: "Go by train.", backTitle: "what about the car" });
+    expect(branchBanner(branches.point, live)).toEqual({
+      fromTitle: "Go by train.",
+      backTitle: "what about the car",
+    });
     live.send("and by bike?");
-    expect(branchBanner(branches.point, live)).toEqual({ fromTitle: "Go by train.", backTitle: "what about the car" });
+    expect(branchBanner(branches.point, live)).toEqual({
+      fromTitle: "Go by train.",
+      backTitle: "what about the car",
+    });
     await branches.back(live);
     expect(live.leafId).toBe(leaf);
     expect(branchBanner(branches.point, live)).toBeUndefined();
