@@ -27,6 +27,8 @@ export class ChatViewport<Item extends object> {
   #stickToBottom = $state(true);
   /** Where the last automatic scroll left the view: moving above it is the reader scrolling up. */
   #autoTop = 0;
+  /** The content's height at that scroll. */
+  #autoHeight = 0;
   readonly #measurer: ResizeObserver | undefined;
 
   /** The items to render (a half-open range) and the space standing in for the others. */
@@ -141,8 +143,12 @@ export class ChatViewport<Item extends object> {
     const fromBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
     if (fromBottom < BOTTOM_SLACK_PX) this.#stickToBottom = true;
     // Content that grew after an automatic scroll also leaves the view short of the bottom; only a move
-    // up from where it was put means the reader wants to stay.
-    else if (scroller.scrollTop < this.#autoTop - 4) this.#stickToBottom = false;
+    // up from where it was put means the reader wants to stay. Content that shrank under it (the rendered
+    // window moved, estimated heights gave way to measured ones) moved the view itself: follow on.
+    else if (scroller.scrollTop < this.#autoTop - 4) {
+      if (this.#stickToBottom && scroller.scrollHeight < this.#autoHeight) this.#keepAtBottom();
+      else this.#stickToBottom = false;
+    }
   }
 
   #keepAtBottom(): void {
@@ -152,6 +158,7 @@ export class ChatViewport<Item extends object> {
     if (this.#items().length === 0) return;
     scroller.scrollTop = scroller.scrollHeight;
     this.#autoTop = scroller.scrollTop;
+    this.#autoHeight = scroller.scrollHeight;
     this.#scrollTop = scroller.scrollTop;
   }
 
