@@ -216,6 +216,26 @@ describe.each(harnesses)("the %s store", (_name, make) => {
     expect(retried.records.map((record) => record.seq)).toEqual([1]);
   });
 
+  it("creates a session whole or not at all: an import whose last entry cannot be stored leaves no trace", async () => {
+    const { store, failNextWrite } = await setup();
+    const facts = [system, createUserMessage("one", 1), createUserMessage("two", 2)];
+    const bad = { ...createUserMessage("three", 3), details: () => undefined } as unknown as AgentMessage;
+    await expect(
+      store.createSession(meta("imported"), chainEntries([...facts, bad], null)),
+    ).rejects.toMatchObject({
+      name: "StorageError",
+    });
+    failNextWrite();
+    await expect(store.createSession(meta("full"), chainEntries(facts, null))).rejects.toMatchObject({
+      kind: "quota",
+    });
+    for (const id of ["imported", "full"]) {
+      expect(await store.getMeta(id)).toBeUndefined();
+      expect(await store.loadSession(id)).toBeUndefined();
+    }
+    expect((await store.listSessions()).sessions).toEqual([]);
+  });
+
   it("refuses a value the browser cannot copy, as unstorable, and keeps nothing of that write", async () => {
     const { store } = await setup();
     const [root] = chainEntries([system], null);
