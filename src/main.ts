@@ -3,6 +3,7 @@ import "./app.css";
 import App from "./App.svelte";
 import { Workspace } from "./lib/sessions/workspace.svelte.ts";
 import { IdbSessionStore } from "./lib/storage/idb-store.ts";
+import { storageLimits } from "./lib/storage/storage-limits.ts";
 import { showStartup } from "./lib/ui/startup.ts";
 
 const target = document.getElementById("app");
@@ -14,12 +15,17 @@ if (window.top !== window.self) {
   target.textContent = "The playground does not run inside a frame: open it in its own tab.";
   target.setAttribute("role", "alert");
 } else {
-  const startup = showStartup(target);
+  const limits = storageLimits(import.meta.env);
+  const startup = showStartup(target, limits.slowAfterMs);
   try {
     // The directory the page is served from: the app may live under any path of a static host.
     const workspace = await Workspace.start(new URL(".", window.location.href).href.replace(/\/$/, ""), {
       // Storage that never answers must not leave the page blank: the person may go on in memory.
-      openStore: (hooks) => Promise.race([IdbSessionStore.open(hooks), startup.memoryChosen]),
+      openStore: (hooks) =>
+        Promise.race([
+          IdbSessionStore.open({ ...hooks, timeoutMs: limits.openTimeoutMs }),
+          startup.memoryChosen,
+        ]),
     });
     startup.dispose();
     window.addEventListener("pagehide", () => workspace.onPageHide());

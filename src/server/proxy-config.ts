@@ -2,6 +2,7 @@ import { hostname, networkInterfaces } from "node:os";
 import { createToken, DEFAULT_LIMITS, type ApiOptions } from "./api-handler.ts";
 import type { ModelRegistry, ServerEnv } from "./model-registry.ts";
 import { LOOPBACK_HOSTNAMES, parseAllowedOrigins } from "./request-guard.ts";
+import { positiveInt } from "../shared/positive-int.ts";
 
 /** A token shorter than this is guessable enough to spend someone's keys with. */
 const MIN_TOKEN_LENGTH = 16;
@@ -152,9 +153,4 @@ export function proxiedHostnames(env: ServerEnv): string[] {
     .split(",")
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== "");
-}
-
-function positiveInt(value: string | undefined): number | undefined {
-  const parsed = Number(value);
-  return Number.isInteger(parsed) && parsed > 0 ? parsed : undefined;
 }

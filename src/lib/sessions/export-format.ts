@@ -25,6 +25,7 @@ import {
   type PiSessionHeader,
 } from "./pi-session-file.ts";
 import { readSessionTree, type RawEntry } from "./session-tree-read.ts";
+import { positiveInt } from "../../shared/positive-int.ts";
 
 export { formatProblems, type ImportProblem } from "./import-problems.ts";
 
@@ -155,9 +156,9 @@ export class ImportError extends Error {}
 /**
  * Largest session file read: it is read into memory whole, parsed, and then copied into storage, so a
  * file several times this size could exhaust the tab before anything is shown. Of a longer JSONL file,
- * the lines within this size are offered for import.
+ * the lines within this size are offered for import. A build may change it (`VITE_MAX_IMPORT_BYTES`).
  */
-export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
+export const MAX_IMPORT_BYTES = positiveInt(import.meta.env?.VITE_MAX_IMPORT_BYTES) ?? 64 * 1024 * 1024;
 
 /**
  * Read and parse a chosen file. Of a file over the size limit only the first `MAX_IMPORT_BYTES` are read:

@@ -11,6 +11,7 @@ import {
   type SessionMeta,
 } from "./records.ts";
 import { StorageError } from "./session-store.ts";
+import { DEFAULT_STORAGE_LIMITS } from "./storage-limits.ts";
 
 export const DB_NAME = "pi-playground";
 /**
@@ -48,7 +49,7 @@ export interface OpenOptions {
   onBlocked?: () => void;
 }
 
-export const DEFAULT_OPEN_TIMEOUT_MS = 8_000;
+export const DEFAULT_OPEN_TIMEOUT_MS = DEFAULT_STORAGE_LIMITS.openTimeoutMs;
 
 /** Open (creating or upgrading) the playground's database, or fail with a StorageError that says why. */
 export async function openPlaygroundDb(options: OpenOptions = {}): Promise<PlaygroundDatabase> {

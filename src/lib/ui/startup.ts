@@ -1,4 +1,5 @@
 import { StorageError } from "../storage/session-store.ts";
+import { DEFAULT_STORAGE_LIMITS } from "../storage/storage-limits.ts";
 
 export interface StartupScreen {
   /** Rejects when the person chooses to go on without stored sessions. */
@@ -6,14 +7,15 @@ export interface StartupScreen {
   dispose(): void;
 }
 
-export const SLOW_STORAGE_MS = 2_500;
-
 /**
  * What the page shows before the playground is ready: that it is opening the stored sessions, and, when
  * the browser's storage takes too long, that it is not answering, with the choice to go on in memory.
  * Plain DOM, because it runs before anything is mounted.
  */
-export function showStartup(target: HTMLElement, slowAfterMs = SLOW_STORAGE_MS): StartupScreen {
+export function showStartup(
+  target: HTMLElement,
+  slowAfterMs = DEFAULT_STORAGE_LIMITS.slowAfterMs,
+): StartupScreen {
   const box = document.createElement("div");
   box.className = "startup";
   box.setAttribute("role", "status");

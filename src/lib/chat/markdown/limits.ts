@@ -1,3 +1,5 @@
+import { positiveInt } from "../../../shared/positive-int.ts";
+
 /**
  * What Markdown rendering may cost. The parser is quadratic on some inputs (`_a_a_a…`): 40 kB of it took
  * seconds. So the main thread only ever parses short sources, whose worst case is a few milliseconds; all
@@ -25,9 +27,4 @@ export function markdownLimits(env: Record<string, unknown>): MarkdownLimits {
     timeBudgetMs: positiveInt(env.VITE_MARKDOWN_TIME_BUDGET_MS) ?? DEFAULT_MARKDOWN_LIMITS.timeBudgetMs,
     syncMaxChars: DEFAULT_MARKDOWN_LIMITS.syncMaxChars,
   };
-}
-
-function positiveInt(value: unknown): number | undefined {
-  const parsed = Number(value);
-  return typeof value === "string" && Number.isInteger(parsed) && parsed > 0 ? parsed : undefined;
 }
