@@ -116,9 +116,15 @@ export class ChatViewport<Item extends object> {
       scroller.clientHeight / 2 +
       this.#heights.heightOf(position) / 2;
     this.#scrollTo(Math.max(0, estimated));
-    await settle();
-    find()?.scrollIntoView({ block: "center" });
-    this.#scrollTop = scroller.scrollTop;
+    // Heights measured as the items around it render move it: place it again until it stays in view.
+    for (let attempt = 0; attempt < 4; attempt++) {
+      await settle();
+      const element = find();
+      if (element && attempt > 0 && inView(element, scroller)) return;
+      element?.scrollIntoView({ block: "center" });
+      this.#scrollTop = scroller.scrollTop;
+      await nextFrame();
+    }
   }
 
   destroy(): void {
@@ -183,4 +189,19 @@ export class ChatViewport<Item extends object> {
     this.#layoutVersion++;
     if (scroller && shiftAbove !== 0 && !this.#stickToBottom) this.#scrollTo(scroller.scrollTop + shiftAbove);
   }
+}
+
+function inView(element: HTMLElement, scroller: HTMLElement): boolean {
+  const box = element.getBoundingClientRect();
+  const view = scroller.getBoundingClientRect();
+  return box.bottom > view.top && box.top < view.bottom;
+}
+
+/** The next frame, once measurements of what just rendered have come in. */
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) =>
+    typeof requestAnimationFrame === "function"
+      ? requestAnimationFrame(() => resolve())
+      : setTimeout(resolve, 16),
+  );
 }
