@@ -110,19 +110,26 @@ export class ChatViewport<Item extends object> {
     const scroller = this.#scroller;
     if (!scroller) return;
     this.#stickToBottom = false;
-    const estimated =
-      this.#listTop() +
-      this.#heights.offsetOf(position) -
-      scroller.clientHeight / 2 +
-      this.#heights.heightOf(position) / 2;
-    this.#scrollTo(Math.max(0, estimated));
-    // Heights measured as the items around it render move it: place it again until it stays in view.
-    for (let attempt = 0; attempt < 4; attempt++) {
+    const estimated = () =>
+      Math.max(
+        0,
+        this.#listTop() +
+          this.#heights.offsetOf(position) -
+          scroller.clientHeight / 2 +
+          this.#heights.heightOf(position) / 2,
+      );
+    this.#scrollTo(estimated());
+    // Heights measured as the items around it render move it: place it again (from the better estimate
+    // while it is not rendered, by itself once it is) until it stays in view.
+    for (let attempt = 0; attempt < 6; attempt++) {
       await settle();
       const element = find();
-      if (element && attempt > 0 && inView(element, scroller)) return;
-      element?.scrollIntoView({ block: "center" });
-      this.#scrollTop = scroller.scrollTop;
+      if (!element) this.#scrollTo(estimated());
+      else if (attempt > 0 && inView(element, scroller)) return;
+      else {
+        element.scrollIntoView({ block: "center" });
+        this.#scrollTop = scroller.scrollTop;
+      }
       await nextFrame();
     }
   }
