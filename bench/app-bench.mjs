@@ -209,6 +209,8 @@ async function scrollLongestTask(page, selector, steps, by) {
       window.__bench.longTasks = [];
       window.__bench.recording = true;
       for (let step = 0; step < count; step++) {
+        // A reader's scroll: the wheel first (the chat tells the reader's moves from the layout's by it).
+        element.dispatchEvent(new WheelEvent("wheel", { deltaY: delta, bubbles: true }));
         element.scrollTop += delta;
         await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       }

@@ -5,6 +5,9 @@ import { HeightIndex } from "../ui/height-index.ts";
 const FALLBACK_HEIGHT = 140;
 /** Rendered beyond each edge of the view, so scrolling and Tab find messages already there. */
 const OVERSCAN_PX = 900;
+/** What the reader does to scroll, and how long after it a scroll is theirs. */
+const READER_SCROLL_EVENTS = ["wheel", "touchmove", "keydown", "pointerdown"] as const;
+const READER_SCROLL_WINDOW_MS = 1_000;
 /** Closer than this to the bottom counts as being at the bottom. */
 const BOTTOM_SLACK_PX = 48;
 
@@ -27,8 +30,8 @@ export class ChatViewport<Item extends object> {
   #stickToBottom = $state(true);
   /** Where the last automatic scroll left the view: moving above it is the reader scrolling up. */
   #autoTop = 0;
-  /** The content's height at that scroll. */
-  #autoHeight = 0;
+  /** When the reader last moved the view themselves (wheel, touch, keys, the scrollbar). */
+  #readerScrolledAt = Number.NEGATIVE_INFINITY;
   readonly #measurer: ResizeObserver | undefined;
 
   /** The items to render (a half-open range) and the space standing in for the others. */
@@ -64,6 +67,9 @@ export class ChatViewport<Item extends object> {
     this.#viewHeight = element.clientHeight || this.#viewHeight;
     const onscroll = () => this.#onscroll();
     element.addEventListener("scroll", onscroll, { passive: true });
+    // Only these move the view on the reader's behalf; any other scroll is the layout moving under it.
+    const intent = () => (this.#readerScrolledAt = performance.now());
+    for (const type of READER_SCROLL_EVENTS) element.addEventListener(type, intent, { passive: true });
     const resized = new ResizeObserver(() => {
       this.#viewHeight = element.clientHeight;
       this.#keepAtBottom();
@@ -71,6 +77,7 @@ export class ChatViewport<Item extends object> {
     resized.observe(element);
     return () => {
       element.removeEventListener("scroll", onscroll);
+      for (const type of READER_SCROLL_EVENTS) element.removeEventListener(type, intent);
       resized.disconnect();
       this.#scroller = undefined;
     };
@@ -155,11 +162,13 @@ export class ChatViewport<Item extends object> {
     this.#scrollTop = scroller.scrollTop;
     const fromBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
     if (fromBottom < BOTTOM_SLACK_PX) this.#stickToBottom = true;
-    // Content that grew after an automatic scroll also leaves the view short of the bottom; only a move
-    // up from where it was put means the reader wants to stay. Content that shrank under it (the rendered
-    // window moved, estimated heights gave way to measured ones) moved the view itself: follow on.
+    // Content that grew after an automatic scroll also leaves the view short of the bottom; only the reader
+    // moving up from where it was put means they want to stay. A move up without them (the rendered window
+    // changed, estimated heights gave way to measured ones, the browser clamped a shorter list) is the
+    // layout's: follow on.
     else if (scroller.scrollTop < this.#autoTop - 4) {
-      if (this.#stickToBottom && scroller.scrollHeight < this.#autoHeight) this.#keepAtBottom();
+      const byReader = performance.now() - this.#readerScrolledAt < READER_SCROLL_WINDOW_MS;
+      if (this.#stickToBottom && !byReader) this.#keepAtBottom();
       else this.#stickToBottom = false;
     }
   }
@@ -171,7 +180,6 @@ export class ChatViewport<Item extends object> {
     if (this.#items().length === 0) return;
     scroller.scrollTop = scroller.scrollHeight;
     this.#autoTop = scroller.scrollTop;
-    this.#autoHeight = scroller.scrollHeight;
     this.#scrollTop = scroller.scrollTop;
   }
 
