@@ -7,6 +7,7 @@ const FALLBACK_HEIGHT = 140;
 const OVERSCAN_PX = 900;
 /** What the reader does to scroll, and how long after it a scroll is theirs. */
 const READER_SCROLL_EVENTS = ["wheel", "touchmove", "keydown", "pointerdown"] as const;
+const SCROLL_KEYS = new Set(["PageUp", "PageDown", "ArrowUp", "ArrowDown", "Home", "End", " "]);
 const READER_SCROLL_WINDOW_MS = 1_000;
 /** Closer than this to the bottom counts as being at the bottom. */
 const BOTTOM_SLACK_PX = 48;
@@ -68,7 +69,9 @@ export class ChatViewport<Item extends object> {
     const onscroll = () => this.#onscroll();
     element.addEventListener("scroll", onscroll, { passive: true });
     // Only these move the view on the reader's behalf; any other scroll is the layout moving under it.
-    const intent = () => (this.#readerScrolledAt = performance.now());
+    const intent = (event: Event) => {
+      if (isReaderScroll(event, element)) this.#readerScrolledAt = performance.now();
+    };
     for (const type of READER_SCROLL_EVENTS) element.addEventListener(type, intent, { passive: true });
     const resized = new ResizeObserver(() => {
       this.#viewHeight = element.clientHeight;
@@ -219,4 +222,14 @@ function nextFrame(): Promise<void> {
       ? requestAnimationFrame(() => resolve())
       : setTimeout(resolve, 16),
   );
+}
+
+/**
+ * Whether an event moves the view for the reader: the wheel, a touch, a scrolling key, or a press on the
+ * scrollbar (on the scroller itself). A press on a button inside ("Jump to latest") is not one.
+ */
+function isReaderScroll(event: Event, scroller: HTMLElement): boolean {
+  if (event.type === "pointerdown") return event.target === scroller;
+  if (event.type === "keydown") return SCROLL_KEYS.has((event as KeyboardEvent).key);
+  return true;
 }
