@@ -36,7 +36,8 @@ test("a key the provider echoes in its reply reaches the page scrubbed", async (
   await expect(lastReply(page)).toContainText("You sent: Authorization: Bearer [redacted]", {
     timeout: 15_000,
   });
-  expect(streamed.join("")).toContain("[redacted]");
+  // The response's body is read after the page has shown the reply: wait for it.
+  await expect.poll(() => streamed.join(""), { timeout: 10_000 }).toContain("[redacted]");
   expect(streamed.join("")).not.toContain(key);
   expect(await lastReply(page).textContent()).not.toContain(key);
 });
