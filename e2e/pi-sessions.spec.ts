@@ -206,8 +206,8 @@ test("a damaged pi file names each problem by line and entry; nothing changes un
   await expect(page.getByRole("status").filter({ hasText: "Imported “Parser work”" })).toContainText(
     'kept, not understood: 1 entry of type "checkpoint"',
   );
-  await sessionList(page)
-    .getByRole("button", { name: /^existing work/ })
-    .click();
+  const existing = sessionList(page).getByRole("button", { name: /^existing work/ });
+  await existing.click();
+  await expect(existing).toHaveAttribute("aria-current", "true");
   expect(await readStoredFacts(page)).toEqual(before);
 });

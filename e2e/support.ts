@@ -82,7 +82,7 @@ export async function readStoredSession(page: Page): Promise<StoredSession> {
     });
     const tx = db.transaction(["sessions", "entries", "inflight"], "readonly");
     const range = IDBKeyRange.bound([sessionId, -1], [sessionId, Number.MAX_SAFE_INTEGER]);
-    type Entry = { id: string; parentId: string | null; message: { role: string } };
+    type Entry = { id: string; parentId: string | null; message?: { role: string } };
     const records = await new Promise<{ entry: Entry }[]>((resolve) => {
       const request = tx.objectStore("entries").getAll(range);
       request.onsuccess = () => resolve(request.result as { entry: Entry }[]);
@@ -108,7 +108,8 @@ export async function readStoredSession(page: Page): Promise<StoredSession> {
       path.unshift(entry);
       id = entry.parentId;
     }
-    const messages = path.map((entry) => entry.message);
+    // Entries of other kinds on the path (a compaction, a label, a model change) are not facts.
+    const messages = path.flatMap((entry) => (entry.message ? [entry.message] : []));
     return {
       messages,
       roles: messages.map((message) => message.role),
