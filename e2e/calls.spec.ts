@@ -4,7 +4,7 @@ import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages"
 import { createMirrorProvider } from "../src/shared/mirror/mirror-provider.ts";
 import { FAKE_OPENAI_KEY, FIXTURE_PORT, staticUrl } from "./ports.ts";
 import { readStoredCalls, storedCalls, type StoredCall } from "./stored-calls.ts";
-import { expect, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+import { expect, factRow, lastReply, openPlayground, sendMessage, test } from "./support.ts";
 
 /** The loopback OpenAI-compatible fixture that playwright.config.ts starts as the local server. */
 const FIXTURE = `http://127.0.0.1:${FIXTURE_PORT}`;
@@ -125,6 +125,16 @@ test("Mirror, after a stopped reply, answers from what a provider receives: left
     "user",
   ]);
   expect(received.map((message) => message.role)).toEqual(["system", "user", "assistant", "user", "user"]);
+
+  // The inspector says the same: the retried attempt is left out of the model view, and the stopped reply
+  // that is in it is dropped by the provider's transform, in the facts column and in the provider view.
+  await page.getByRole("tab", { name: "Facts and model view" }).click();
+  await expect(factRow(page, 3, "assistant", "left out: failed attempt")).toBeVisible();
+  await expect(factRow(page, 6, "assistant", "dropped: aborted")).toBeVisible();
+  const modelView = page.getByRole("region", { name: "Model view" });
+  await modelView.getByRole("button", { name: "Provider" }).click();
+  await expect(modelView.getByRole("heading", { name: "Provider view" })).toBeVisible();
+  await expect(modelView).toContainText("1 dropped");
 });
 
 test.describe("without a proxy", () => {
