@@ -6,25 +6,12 @@ import { describe, expect, it, vi } from "vitest";
 import { messageOf, chainEntries } from "../messages/entries.ts";
 import { createNotification, createUserMessage } from "../messages/factories.ts";
 import { IdbSessionStore } from "./idb-store.ts";
-import { SCHEMA_VERSION, type SessionMeta } from "./records.ts";
+import { SCHEMA_VERSION } from "./records.ts";
 import { DB_NAME, DB_VERSION } from "./schema.ts";
-import { NEW_SESSION_TITLE, toStorageError } from "./session-store.ts";
+import { toStorageError } from "./session-store.ts";
+import { testSessionMeta } from "./session-meta.test-support.ts";
 
-function meta(id: string): SessionMeta {
-  return {
-    schema: SCHEMA_VERSION,
-    id,
-    title: NEW_SESSION_TITLE,
-    titleIsCustom: false,
-    createdAt: 1,
-    updatedAt: 1,
-    messageCount: 0,
-    nextSeq: 0,
-    revision: 0,
-    leafId: null,
-    settings: {},
-  };
-}
+const meta = (id: string) => testSessionMeta(id);
 
 const system: AgentMessage = { role: "system", content: "p", timestamp: 0 };
 

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { zeroUsage } from "../../shared/usage.ts";
 import { CallLog } from "../agent/recording/call-log.svelte.ts";
 import { MemorySessionStore } from "../storage/memory-store.ts";
-import { SCHEMA_VERSION, type NewCall } from "../storage/records.ts";
+import type { NewCall } from "../storage/records.ts";
 import { CallSelection } from "./call-selection.svelte.ts";
+import { testSessionMeta } from "../storage/session-meta.test-support.ts";
 
 function newCall(replyEntryId: string | undefined): NewCall {
   return {
@@ -31,22 +32,7 @@ function newCall(replyEntryId: string | undefined): NewCall {
 
 async function logWithReplies(...replies: (string | undefined)[]) {
   const store = new MemorySessionStore();
-  await store.createSession(
-    {
-      schema: SCHEMA_VERSION,
-      id: "s",
-      title: "t",
-      titleIsCustom: false,
-      createdAt: 0,
-      updatedAt: 0,
-      messageCount: 0,
-      nextSeq: 0,
-      revision: 0,
-      leafId: null,
-      settings: {},
-    },
-    [],
-  );
+  await store.createSession(testSessionMeta("s", { title: "t", createdAt: 0, updatedAt: 0 }), []);
   for (const reply of replies) await store.appendCall("s", newCall(reply));
   return new CallLog(store, "s");
 }

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { PayloadResponse } from "../../../shared/api-types.ts";
 import { zeroUsage } from "../../../shared/usage.ts";
 import { MemorySessionStore } from "../../storage/memory-store.ts";
-import { SCHEMA_VERSION } from "../../storage/records.ts";
 import type { RecordedRequest } from "../proxy-stream.ts";
 import { CallRecorder, type CallRecorderHost } from "./call-recorder.ts";
+import { testSessionMeta } from "../../storage/session-meta.test-support.ts";
 
 const request: RecordedRequest = {
   messages: [{ role: "user", content: "hi", timestamp: 1 }],
@@ -31,22 +31,7 @@ const reply: AssistantMessage = {
 
 async function recordOne(fetchPayload: CallRecorderHost["fetchPayload"], { answered = true } = {}) {
   const store = new MemorySessionStore();
-  await store.createSession(
-    {
-      schema: SCHEMA_VERSION,
-      id: "s",
-      title: "t",
-      titleIsCustom: false,
-      createdAt: 0,
-      updatedAt: 0,
-      messageCount: 0,
-      nextSeq: 0,
-      revision: 0,
-      leafId: null,
-      settings: {},
-    },
-    [],
-  );
+  await store.createSession(testSessionMeta("s", { title: "t", createdAt: 0, updatedAt: 0 }), []);
   const asked: string[] = [];
   const recorder = new CallRecorder({
     store,
