@@ -7,6 +7,7 @@ import { previewPayload } from "../shared/payloads/preview.ts";
 import { createApiHandler, type ApiOptions } from "./api-handler.ts";
 import { createModelRegistry, type ModelRegistry } from "./model-registry.ts";
 import { LOOPBACK_HOSTNAMES } from "./request-guard.ts";
+import { stoppedMirrorReply } from "../shared/mirror/mirror.test-support.ts";
 
 /**
  * The provider payload of each call, captured on the server through pi-ai's `onPayload`, kept by call id
@@ -409,23 +410,7 @@ describe("POST /api/preview", () => {
   });
 
   it("previews the offline models too, with the provider transform applied", async () => {
-    const stopped = {
-      role: "assistant",
-      content: [{ type: "text", text: "I rec" }],
-      api: "mirror",
-      provider: "mirror",
-      model: "mirror-instant",
-      usage: {
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 0,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: "aborted",
-      timestamp: 2,
-    };
+    const stopped = stoppedMirrorReply("I rec", 2);
     const reply = await send(port, "/api/preview", {
       method: "POST",
       headers: auth,

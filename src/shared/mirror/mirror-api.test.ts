@@ -7,6 +7,7 @@ import { DEMO_TOOL_NAMES } from "../demo-tool-names.ts";
 import { HttpError } from "../http-error.ts";
 import { MirrorApi } from "./mirror-api.ts";
 import { createMirrorProvider } from "./mirror-provider.ts";
+import { stoppedMirrorReply } from "./mirror.test-support.ts";
 
 const api = new MirrorApi({ describeUnknownModel: (provider, id) => `No ${provider}/${id} here.` });
 
@@ -95,23 +96,7 @@ describe("MirrorApi", () => {
   });
 
   describe("after a stopped reply and Retry", () => {
-    const stopped = {
-      role: "assistant",
-      content: [{ type: "text", text: "I received 2 mess" }],
-      api: "mirror",
-      provider: "mirror",
-      model: "mirror-instant",
-      usage: {
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 0,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: "aborted",
-      timestamp: 2,
-    };
+    const stopped = stoppedMirrorReply("I received 2 mess", 2);
     const sent = [system, user("hello"), stopped];
 
     it("counts and quotes what a provider receives after pi-ai's transform: the stopped reply is dropped", async () => {
