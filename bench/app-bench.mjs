@@ -440,4 +440,4 @@ async function hugeSession({ browser, baseURL, benchBundle, record, runs }) {
 }
 
 /** The pieces the benchmarks are made of, for profiling one of them on its own. */
-export const appBenchmarksInternals = { openApp, stream, plantSession, jumpToFact, openInspector };
+export const appBenchmarksInternals = { openApp, stream, plantSession };

@@ -3,7 +3,7 @@ import { createProxyStreamFn, type ProxyStreamOptions } from "./proxy-stream.ts"
 import { DEMO_TOOLS } from "./tools/demo-tools.ts";
 
 // Built only for a preview of the next call, which waits for this chunk as a run does.
-export { previewRequestFor } from "./proxy-stream.ts";
+export { previewRequestFor } from "./stream-route.ts";
 export { declareToolChanges } from "./next-call.ts";
 
 /**

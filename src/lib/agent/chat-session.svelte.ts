@@ -35,7 +35,7 @@ import type { ApprovalDecision } from "./approvals.ts";
 import type { CallGate } from "./call-gate.svelte.ts";
 import { CallPreferences } from "./call-preferences.svelte.ts";
 import type { MessageQueues, RunQueue } from "./message-queues.svelte.ts";
-import type { StreamRouter } from "./proxy-stream.ts";
+import type { StreamRouter } from "./stream-route.ts";
 import { Replica } from "./replica.svelte.ts";
 import { CallLog } from "./recording/call-log.svelte.ts";
 import { CallRecorder } from "./recording/call-recorder.ts";

@@ -9,7 +9,7 @@ import type { ChatSession, SessionDeps } from "./chat-session.svelte.ts";
 import { pathTo } from "../messages/entries.ts";
 import { projectSession } from "../model-view/session-projection.ts";
 import { Notices } from "../notices/notices.svelte.ts";
-import type { StreamRouter } from "./proxy-stream.ts";
+import type { StreamRouter } from "./stream-route.ts";
 
 /**
  * The session runtime with its real Agent, storage and locks, in memory: the proxy answers every

@@ -7,7 +7,7 @@ import { createCustomMessage } from "../messages/factories.ts";
 import { ChatSession, type SessionInit } from "./chat-session.svelte.ts";
 import { useFakeProxy, world } from "./chat-session.test-support.ts";
 import { declareToolChanges } from "./next-call.ts";
-import { previewBody, type PreviewRequest } from "./proxy-stream.ts";
+import { previewBody, type PreviewRequest } from "./stream-route.ts";
 import { DEMO_TOOLS } from "./tools/demo-tools.ts";
 
 const proxy = useFakeProxy();

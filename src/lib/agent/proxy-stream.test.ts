@@ -2,7 +2,8 @@ import { normalizeContext, type Api, type Model } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { zeroUsage } from "../../shared/usage.ts";
 import type { MirrorSpeed } from "../../shared/mirror/mirror-speed.ts";
-import { createProxyStreamFn, type RecordedRequest, type StreamRouter } from "./proxy-stream.ts";
+import { createProxyStreamFn } from "./proxy-stream.ts";
+import type { RecordedRequest, StreamRouter } from "./stream-route.ts";
 
 const model: Model<"mirror"> = {
   id: "m",

@@ -11,15 +11,6 @@ import { zeroUsage } from "../../shared/usage.ts";
 import { withFetch } from "./scoped-fetch.ts";
 import { sentOptions, type RecordedRequest, type StreamRoute, type StreamRouter } from "./stream-route.ts";
 
-export {
-  previewBody,
-  previewRequestFor,
-  type PreviewRequest,
-  type RecordedRequest,
-  type StreamRoute,
-  type StreamRouter,
-} from "./stream-route.ts";
-
 export interface ProxyStreamOptions {
   router: StreamRouter;
   /** Called as each request leaves; returns an id for the call, which the proxy files its payload under. */

@@ -15,7 +15,7 @@ import { decided, type ApprovalDecision } from "./approvals.ts";
 import { CallGate } from "./call-gate.svelte.ts";
 import type { CallPreferences } from "./call-preferences.svelte.ts";
 import { MessageQueues, type RunQueue } from "./message-queues.svelte.ts";
-import type { PreviewRequest, RecordedRequest, StreamRouter } from "./proxy-stream.ts";
+import type { PreviewRequest, RecordedRequest, StreamRouter } from "./stream-route.ts";
 import type { Replica } from "./replica.svelte.ts";
 import type { SessionSettingsState } from "./session-settings.svelte.ts";
 import { StreamingReply } from "./streaming-reply.svelte.ts";

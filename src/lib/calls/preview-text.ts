@@ -1,5 +1,5 @@
 import { countOf } from "../../shared/count-of.ts";
-import type { PreviewRequest } from "../agent/proxy-stream.ts";
+import type { PreviewRequest } from "../agent/stream-route.ts";
 
 /** "4 messages to local/fixture-tools, options {"sessionId":"…"}": what the previewed request carries. */
 export function previewSummary(request: PreviewRequest): string {

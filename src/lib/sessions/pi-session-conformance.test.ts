@@ -4,7 +4,7 @@ import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ChatSession, createSystemFact, type SessionDeps } from "../agent/chat-session.svelte.ts";
 import { Transcript } from "../agent/transcript.svelte.ts";
-import type { StreamRouter } from "../agent/proxy-stream.ts";
+import type { StreamRouter } from "../agent/stream-route.ts";
 import { convertToLlm } from "../messages/convert.ts";
 import { pathTo, type SessionEntry } from "../messages/entries.ts";
 import { entryForFile } from "../messages/entry-validate.ts";

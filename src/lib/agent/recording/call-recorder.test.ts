@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { PayloadResponse } from "../../../shared/api-types.ts";
 import { zeroUsage } from "../../../shared/usage.ts";
 import { MemorySessionStore } from "../../storage/memory-store.ts";
-import type { RecordedRequest } from "../proxy-stream.ts";
+import type { RecordedRequest } from "../stream-route.ts";
 import { CallRecorder, type CallRecorderHost } from "./call-recorder.ts";
 import { testSessionMeta } from "../../storage/session-meta.test-support.ts";
 
