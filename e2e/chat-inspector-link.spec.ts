@@ -44,6 +44,10 @@ test("selecting a fact scrolls to its chat message and highlights it, and the re
   await page.getByRole("button", { name: "Jump to latest" }).click();
   const last = page.getByRole("article", { name: "Your message" }).last();
   await expect(last).toContainText("foxtrot");
+  // The reader scrolls up a little to their message (at the bottom the view would keep following).
+  await log(page).hover();
+  await page.mouse.wheel(0, -200);
+  await expect(page.getByRole("button", { name: "Jump to latest" })).toBeVisible();
   await last.hover();
   const actions = page.getByRole("group", { name: "Actions for message 12" });
   await actions.getByRole("button", { name: "Show in inspector" }).click();

@@ -2,6 +2,8 @@ import { expect, lastReply, openPlayground, sendMessage, test } from "./support.
 
 test("a reply from the offline mirror model streams in and names what it received", async ({ page }) => {
   await openPlayground(page);
+  // Paced (about three seconds for this reply), so the streaming state is there to be read on a busy machine.
+  await page.getByRole("combobox", { name: "Mirror speed" }).selectOption("15");
   await sendMessage(page, "hello");
 
   const streaming = page.getByRole("article", { name: "Assistant reply (streaming)" });
@@ -50,14 +52,15 @@ test("the conversation follows new tokens until the reader scrolls up, then offe
   await openPlayground(page);
   for (const text of ["one", "two", "three"]) {
     await sendMessage(page, `${text} ${"padding ".repeat(60)}`);
-    await expect(lastReply(page)).toContainText("The last user message was", { timeout: 20_000 });
+    await expect(lastReply(page).locator("blockquote")).toContainText(text, { timeout: 20_000 });
+    await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop");
   }
   await sendMessage(page, `four ${"more padding ".repeat(80)}`);
   const streaming = page.getByRole("article", { name: "Assistant reply (streaming)" });
   await expect(streaming).toBeInViewport();
 
   const conversation = page.getByRole("region", { name: "Conversation" });
-  await conversation.getByRole("article", { name: "Your message" }).first().hover();
+  await conversation.getByRole("log", { name: "Messages" }).hover();
   await page.mouse.wheel(0, -5_000);
   await expect(page.getByRole("button", { name: "Jump to latest" })).toBeVisible();
   await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "stop", { timeout: 30_000 });

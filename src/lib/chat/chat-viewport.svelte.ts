@@ -6,7 +6,7 @@ const FALLBACK_HEIGHT = 140;
 /** Rendered beyond each edge of the view, so scrolling and Tab find messages already there. */
 const OVERSCAN_PX = 900;
 /** What the reader does to scroll, and how long after it a scroll is theirs. */
-const READER_SCROLL_EVENTS = ["wheel", "touchmove", "keydown", "pointerdown"] as const;
+const READER_SCROLL_EVENTS = ["wheel", "touchmove", "keydown", "pointerdown", "focusin"] as const;
 const SCROLL_KEYS = new Set(["PageUp", "PageDown", "ArrowUp", "ArrowDown", "Home", "End", " "]);
 const READER_SCROLL_WINDOW_MS = 1_000;
 /** Closer than this to the bottom counts as being at the bottom. */
@@ -31,6 +31,8 @@ export class ChatViewport<Item extends object> {
   #stickToBottom = $state(true);
   /** Where the last automatic scroll left the view: moving above it is the reader scrolling up. */
   #autoTop = 0;
+  /** How tall the content was then: a move up while it is unchanged is no layout's doing. */
+  #autoScrollHeight = 0;
   /** When the reader last moved the view themselves (wheel, touch, keys, the scrollbar). */
   #readerScrolledAt = Number.NEGATIVE_INFINITY;
   readonly #measurer: ResizeObserver | undefined;
@@ -108,6 +110,8 @@ export class ChatViewport<Item extends object> {
 
   /** Back to the latest message, following again. */
   toBottom(): void {
+    // The jump supersedes the reader's earlier scrolling: the layout settling under it must not read as theirs.
+    this.#readerScrolledAt = Number.NEGATIVE_INFINITY;
     this.#stickToBottom = true;
     this.#keepAtBottom();
   }
@@ -165,13 +169,15 @@ export class ChatViewport<Item extends object> {
     this.#scrollTop = scroller.scrollTop;
     const fromBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
     if (fromBottom < BOTTOM_SLACK_PX) this.#stickToBottom = true;
-    // Content that grew after an automatic scroll also leaves the view short of the bottom; only the reader
-    // moving up from where it was put means they want to stay. A move up without them (the rendered window
-    // changed, estimated heights gave way to measured ones, the browser clamped a shorter list) is the
-    // layout's: follow on.
+    // Content that grew after an automatic scroll also leaves the view short of the bottom; only a move up
+    // from where it was put means someone wants to stay. A move up while the layout changed under it (the
+    // rendered window changed, estimated heights gave way to measured ones, the browser clamped a shorter
+    // list) is the layout's, unless the reader just scrolled: follow on. A move up over an unchanged layout
+    // is the reader's or a tool's on their behalf (find in page, a screen reader): stay.
     else if (scroller.scrollTop < this.#autoTop - 4) {
       const byReader = performance.now() - this.#readerScrolledAt < READER_SCROLL_WINDOW_MS;
-      if (this.#stickToBottom && !byReader) this.#keepAtBottom();
+      const layoutMoved = scroller.scrollHeight !== this.#autoScrollHeight;
+      if (this.#stickToBottom && layoutMoved && !byReader) this.#keepAtBottom();
       else this.#stickToBottom = false;
     }
   }
@@ -183,6 +189,7 @@ export class ChatViewport<Item extends object> {
     if (this.#items().length === 0) return;
     scroller.scrollTop = scroller.scrollHeight;
     this.#autoTop = scroller.scrollTop;
+    this.#autoScrollHeight = scroller.scrollHeight;
     this.#scrollTop = scroller.scrollTop;
   }
 
@@ -225,11 +232,13 @@ function nextFrame(): Promise<void> {
 }
 
 /**
- * Whether an event moves the view for the reader: the wheel, a touch, a scrolling key, or a press on the
- * scrollbar (on the scroller itself). A press on a button inside ("Jump to latest") is not one.
+ * Whether an event moves the view for the reader: the wheel, a touch, a scrolling key, a press on the
+ * scrollbar (on the scroller itself), or focus moving to a message (Tab scrolls it into view, and the view
+ * must stay there). A press on a button inside is not one; "Jump to latest" clears it all anyway.
  */
 function isReaderScroll(event: Event, scroller: HTMLElement): boolean {
   if (event.type === "pointerdown") return event.target === scroller;
+  if (event.type === "focusin") return event.target !== scroller;
   if (event.type === "keydown") return SCROLL_KEYS.has((event as KeyboardEvent).key);
   return true;
 }
