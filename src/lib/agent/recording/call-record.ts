@@ -3,7 +3,7 @@ import type { PayloadResponse } from "../../../shared/api-types.ts";
 import { streamedOutputEstimate } from "../../models/usage.ts";
 import type { Captured, NewCall, ProviderEndpoint } from "../../storage/records.ts";
 import type { RecordedRequest } from "../stream-route.ts";
-import { CALL_PART_LIMIT_BYTES, capture, SESSION_CALL_BUDGET_BYTES } from "./capture.ts";
+import { CALL_PART_LIMIT_BYTES, capture, captureList, SESSION_CALL_BUDGET_BYTES } from "./capture.ts";
 
 // The record of a finished call, built after the chat has its reply: a chunk of its own, loaded with the
 // first call's end, so the page's first load does without it.
@@ -42,7 +42,7 @@ export async function buildCallRecord(
 ): Promise<NewCall> {
   const { request } = open;
   const budgetLeft = () => SESSION_CALL_BUDGET_BYTES - host.keptBytes();
-  const messages = capture([...request.messages], CALL_PART_LIMIT_BYTES, budgetLeft());
+  const messages = await captureList(request.messages, CALL_PART_LIMIT_BYTES, budgetLeft());
   const kept =
     messages.kept === "all" ? messages.bytes : messages.kept === "truncated" ? messages.text.length : 0;
   let payload = NO_PAYLOAD;

@@ -32,6 +32,71 @@ export function capture<T>(value: T, limit: number, budgetLeft: number): Capture
   return { kept: "truncated", text: json.slice(0, room), bytes };
 }
 
+/** How long one slice of `captureList` may hold the main thread before it gives the page a turn. */
+const SLICE_MS = 8;
+
+export interface SliceClock {
+  now: () => number;
+  /** Let the page run (render a frame, take input) before the next slice. */
+  pause: () => Promise<void>;
+}
+
+const PAGE_CLOCK: SliceClock = {
+  now: () => performance.now(),
+  pause: () => new Promise((resolve) => setTimeout(resolve, 0)),
+};
+
+/**
+ * `capture` for a list, item by item, in slices that leave the page free between them: the context of a
+ * session of 100,000 facts is tens of megabytes of JSON, which one `JSON.stringify` would turn into a task
+ * of hundreds of milliseconds and a string as large, to keep its first 2 MB. The result is the same as
+ * `capture(items, …)`: the list's JSON is `[`, the items' JSON joined by commas, `]`, so its length is
+ * counted exactly and only its first `room` characters are ever held.
+ */
+export async function captureList<T>(
+  items: readonly T[],
+  limit: number,
+  budgetLeft: number,
+  clock: SliceClock = PAGE_CLOCK,
+): Promise<Captured<T[]>> {
+  const room = Math.max(0, Math.min(limit, budgetLeft));
+  const kept: string[] = ["["];
+  let keptLength = 1;
+  let bytes = 1;
+  let sliceStarted = clock.now();
+  for (let index = 0; index < items.length; index++) {
+    if (clock.now() - sliceStarted > SLICE_MS) {
+      await clock.pause();
+      sliceStarted = clock.now();
+    }
+    let json: string;
+    try {
+      // As JSON.stringify writes a list: an item with no JSON (undefined, a function) is null.
+      json = (index > 0 ? "," : "") + (JSON.stringify(items[index]) ?? "null");
+    } catch (error) {
+      return {
+        kept: "none",
+        bytes: 0,
+        reason: `it could not be written as JSON (${(error as Error).message})`,
+      };
+    }
+    bytes += json.length;
+    if (keptLength <= room) {
+      kept.push(json);
+      keptLength += json.length;
+    }
+  }
+  bytes += 1;
+  if (budgetLeft <= 0)
+    return {
+      kept: "none",
+      bytes,
+      reason: `this session's budget of ${formatMegabytes(SESSION_CALL_BUDGET_BYTES)} for recorded calls is used up`,
+    };
+  if (bytes <= room) return { kept: "all", value: [...items], bytes };
+  return { kept: "truncated", text: `${kept.join("")}]`.slice(0, room), bytes };
+}
+
 export function formatMegabytes(bytes: number): string {
   return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
