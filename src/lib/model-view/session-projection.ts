@@ -18,6 +18,10 @@ export type ContextFate =
   | { kind: "edited"; edit: ContextEditEntry; original: AgentMessage; replacement: AgentMessage }
   | { kind: "omitted"; edit: ContextEditEntry; failedAttempt: boolean };
 
+/** The two fates that carry nothing of their own, shared by every fact that has them. */
+const IN: ContextFate = Object.freeze({ kind: "in" });
+const COMPACTED: ContextFate = Object.freeze({ kind: "compacted" });
+
 export interface SessionProjection {
   /** Facts in path order: the messages the path's entries stand for, before compaction and edits. */
   facts: AgentMessage[];
@@ -133,82 +137,94 @@ export function projectSession(
 ): SessionProjection {
   const facts: AgentMessage[] = [];
   const factIds: string[] = [];
-  const factIndexOf = new Map<string, number>();
+  // The fact each entry of the path stands for (-1: none), by position: a session just opened projects
+  // tens of thousands of entries, and this pass runs before anything of it can be shown.
+  const factAt = new Int32Array(path.length).fill(-1);
   const markers: SessionProjection["markers"] = [];
   let thinkingLevel = "off";
-  let model: SessionProjection["model"] = null;
+  let modelEntry: SessionEntry | undefined;
   let compaction: CompactionEntry | undefined;
   let compactionAt = -1;
+  let hasEdits = false;
 
-  path.forEach((entry, position) => {
+  for (let position = 0; position < path.length; position++) {
+    const entry = path[position] as SessionEntry;
     if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
-    else if (entry.type === "model_change") model = { provider: entry.provider, modelId: entry.modelId };
-    else if (entry.type === "message" && entry.message.role === "assistant")
-      model = { provider: entry.message.provider, modelId: entry.message.model };
+    else if (entry.type === "model_change" || (entry.type === "message" && entry.message.role === "assistant"))
+      modelEntry = entry;
+    else if (entry.type === "context_edit") hasEdits = true;
     if (entry.type === "compaction") {
       compaction = entry;
       compactionAt = position;
     }
     const fact = factOf(entry);
     if (fact) {
-      factIndexOf.set(entry.id, facts.length);
+      factAt[position] = facts.length;
       facts.push(fact);
       factIds.push(entry.id);
     } else markers.push({ entry, afterFact: facts.length - 1 });
-  });
+  }
 
-  // The entries that make up the context, in order (pi's buildContextEntries).
-  let contextEntries: readonly SessionEntry[] = path;
+  // The entries that make up the context, in order (pi's buildContextEntries), by their path positions.
+  let contextPositions: ArrayLike<number> | undefined;
   if (applyCompaction && compaction) {
-    const kept: SessionEntry[] = [compaction];
+    const kept: number[] = [compactionAt];
     let foundFirstKept = false;
     for (let index = 0; index < compactionAt; index++) {
       const entry = path[index] as SessionEntry;
       if (entry.id === compaction.firstKeptEntryId) foundFirstKept = true;
-      if (foundFirstKept && !(entry.type === "message" && entry.message.role === "system")) kept.push(entry);
+      if (foundFirstKept && !(entry.type === "message" && entry.message.role === "system")) kept.push(index);
     }
-    kept.push(...path.slice(compactionAt + 1));
-    contextEntries = kept;
+    for (let index = compactionAt + 1; index < path.length; index++) kept.push(index);
+    contextPositions = kept;
   }
+  const contextLength = contextPositions ? contextPositions.length : path.length;
+  const positionAt = (index: number): number => (contextPositions ? (contextPositions[index] ?? -1) : index);
 
   // The last edit of each target among the context entries wins, as in pi.
   const edits = new Map<string, ContextEditEntry>();
-  for (const entry of contextEntries) if (entry.type === "context_edit") edits.set(entry.targetId, entry);
+  if (hasEdits)
+    for (let index = 0; index < contextLength; index++) {
+      const entry = path[positionAt(index)] as SessionEntry;
+      if (entry.type === "context_edit") edits.set(entry.targetId, entry);
+    }
 
-  const fates: ContextFate[] = facts.map(() => ({ kind: "compacted" }) as ContextFate);
+  const fates = new Array<ContextFate>(facts.length).fill(COMPACTED);
   const context: AgentMessage[] = [];
   const contextFacts: number[] = [];
-  contextEntries.forEach((entry, index) => {
+  for (let index = 0; index < contextLength; index++) {
+    const position = positionAt(index);
+    const entry = path[position] as SessionEntry;
     // An older compaction kept inside the newest one's range contributes nothing (pi's rule).
-    if (entry.type === "compaction" && index > 0 && applyCompaction && compaction) return;
-    const factIndex = factIndexOf.get(entry.id);
-    if (factIndex === undefined) return;
+    if (entry.type === "compaction" && index > 0 && applyCompaction && compaction) continue;
+    const factIndex = factAt[position] ?? -1;
+    if (factIndex < 0) continue;
     const fact = facts[factIndex] as AgentMessage;
     if (entry.type === "compaction" && entry.systemMessage && applyCompaction) {
       // The prompt and tools the compaction recorded come first; they come from the compaction entry.
       context.push(entry.systemMessage as AgentMessage);
       contextFacts.push(factIndex);
     }
-    const edit = edits.get(entry.id);
+    const edit = hasEdits ? edits.get(entry.id) : undefined;
     if (!edit) {
-      fates[factIndex] = { kind: "in" };
+      fates[factIndex] = IN;
       context.push(fact);
       contextFacts.push(factIndex);
-      return;
+      continue;
     }
     if (edit.replacement === null) {
       fates[factIndex] = { kind: "omitted", edit, failedAttempt: isFailedReply(fact) };
-      return;
+      continue;
     }
     const replacement = editedOnce(fact, edit);
     fates[factIndex] =
       // An edit back to the original content (a restore) leaves the fact as it was: it is sent as-is.
       replacement === fact || sameContent(replacement, fact)
-        ? { kind: "in" }
+        ? IN
         : { kind: "edited", edit, original: fact, replacement };
     context.push(replacement);
     contextFacts.push(factIndex);
-  });
+  }
 
   return {
     facts,
@@ -217,9 +233,17 @@ export function projectSession(
     context,
     contextFacts: Int32Array.from(contextFacts),
     markers,
-    model,
+    model: modelOf(modelEntry),
     thinkingLevel,
   };
+}
+
+/** The model the path ends with: its last model change, or the model of its last reply. */
+function modelOf(entry: SessionEntry | undefined): SessionProjection["model"] {
+  if (entry?.type === "model_change") return { provider: entry.provider, modelId: entry.modelId };
+  if (entry?.type === "message" && entry.message.role === "assistant")
+    return { provider: entry.message.provider, modelId: entry.message.model };
+  return null;
 }
 
 /** The content a fact has for editing: what a context edit of it replaces. */
@@ -311,7 +335,7 @@ export class SessionProjector {
       newContextFacts.push(facts.length);
       facts.push(fact);
       factIds.push(entry.id);
-      fates.push({ kind: "in" });
+      fates.push(IN);
       context.push(fact);
     }
     const contextFacts = new Int32Array(previous.contextFacts.length + newContextFacts.length);

@@ -8,20 +8,26 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 export const TOKEN_ESTIMATOR_LABEL = "≈ characters ÷ 4";
 const IMAGE_TOKENS = 1_200;
 
-const cache = new WeakMap<object, number>();
+/**
+ * Estimates that took serializing (tool arguments, tool definitions), by message. Summing text lengths
+ * costs less than remembering the sum: a session just opened estimates every one of its facts once.
+ */
+const serialized = new WeakMap<object, number>();
 
 export function estimateTokens(message: AgentMessage): number {
-  const hit = cache.get(message);
+  const hit = serialized.get(message);
   if (hit !== undefined) return hit;
-  const { chars, images } = measure(message);
+  const { chars, images, costly } = measure(message);
   const tokens = Math.ceil(chars / 4) + images * IMAGE_TOKENS;
-  cache.set(message, tokens);
+  if (costly) serialized.set(message, tokens);
   return tokens;
 }
 
 interface Size {
   chars: number;
   images: number;
+  /** Measuring it serialized something: worth remembering. */
+  costly?: boolean;
 }
 
 type Part = { type: string; text?: string; thinking?: string; arguments?: unknown; data?: string };
@@ -31,13 +37,17 @@ function measureParts(content: string | readonly Part[] | undefined): Size {
   if (typeof content === "string") return { chars: content.length, images: 0 };
   let chars = 0;
   let images = 0;
+  let costly = false;
   for (const part of content) {
     if (part.type === "image") images++;
     else if (part.type === "text") chars += part.text?.length ?? 0;
     else if (part.type === "thinking") chars += part.thinking?.length ?? 0;
-    else if (part.type === "toolCall") chars += JSON.stringify(part.arguments ?? {}).length;
+    else if (part.type === "toolCall") {
+      chars += JSON.stringify(part.arguments ?? {}).length;
+      costly = true;
+    }
   }
-  return { chars, images };
+  return { chars, images, costly };
 }
 
 function measure(message: AgentMessage): Size {
@@ -49,7 +59,7 @@ function measure(message: AgentMessage): Size {
         0,
       );
       const tools = message.toolsAdded ? JSON.stringify(message.toolsAdded).length : 0;
-      return { chars: base.chars + sections + tools, images: base.images };
+      return { chars: base.chars + sections + tools, images: base.images, costly: true };
     }
     case "user":
     case "assistant":
