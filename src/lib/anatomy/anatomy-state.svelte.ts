@@ -9,7 +9,9 @@ import { compose, type Composition, type MessageSource } from "./composition.ts"
 import { findings, type Finding } from "./findings.ts";
 import { toLhar, type LharBody, type LharCreator, type LharDocument } from "./lhar.ts";
 import { rebill, type Rebilling } from "./rebilling.ts";
-import { CallAnalyzer, readBody, type CallAnatomy, type Change } from "./session-anatomy.ts";
+import { readBody } from "./call-body.ts";
+import type { Change } from "./call-changes.ts";
+import { CallAnalyzer, type CallAnatomy } from "./session-anatomy.ts";
 import { pointsOfCalls, pointsOfReplies, type TimelinePoint } from "./timeline.ts";
 
 /** What the anatomy reads of a session (the chat session provides all of it). */

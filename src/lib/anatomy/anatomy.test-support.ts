@@ -1,7 +1,8 @@
 import type { AssistantMessage, JsonObject, Message, ToolResultMessage, Usage } from "@earendil-works/pi-ai";
 import { chainEntries, type SessionEntry } from "../messages/entries.ts";
 import type { CallRecord } from "../storage/records.ts";
-import { CallAnalyzer, type CallAnatomy, type CallBody } from "./session-anatomy.ts";
+import type { CallBody } from "./call-body.ts";
+import { CallAnalyzer, type CallAnatomy } from "./session-anatomy.ts";
 
 /** Small builders for the anatomy's tests: messages as a request carries them, and usage records. */
 

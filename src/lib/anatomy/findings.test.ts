@@ -3,7 +3,9 @@ import type { Message } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import type { Fate } from "../model-view/project.ts";
 import { analyze, assistant, syntheticSession, system, toolResult, user } from "./anatomy.test-support.ts";
+import type { CallBody } from "./call-body.ts";
 import { compose, type MessageSource } from "./composition.ts";
+import { EntryIndex } from "./entry-index.ts";
 import {
   cacheBreaks,
   duplicates,
@@ -15,7 +17,6 @@ import {
   type FindingsInput,
 } from "./findings.ts";
 import { rebill } from "./rebilling.ts";
-import { EntryIndex, type CallBody } from "./session-anatomy.ts";
 
 /** Findings of the synthetic session, its next call being its last call's messages unless given. */
 function input(

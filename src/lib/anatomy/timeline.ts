@@ -2,7 +2,8 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { SessionEntry } from "../messages/entries.ts";
 import { INJECTED_API } from "../messages/factories.ts";
 import { inputTotal } from "./composition.ts";
-import type { CallAnatomy, Change } from "./session-anatomy.ts";
+import type { Change } from "./call-changes.ts";
+import type { CallAnatomy } from "./session-anatomy.ts";
 
 /**
  * The timeline: context size of every call against the model's window, what changed between calls,

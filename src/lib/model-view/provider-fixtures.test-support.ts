@@ -165,3 +165,17 @@ export function richSession(target: Model<Api>): Message[] {
     { role: "user", content: "Thanks", timestamp: 1_018 },
   ];
 }
+
+/** A reply of `model`: one that made tool calls stopped to use them, any other stopped on its own. */
+export function replyOf(
+  model: Model<Api>,
+  content: AssistantMessage["content"],
+  timestamp: number,
+): AssistantMessage {
+  return reply(
+    { api: model.api, provider: model.provider, model: model.id },
+    content,
+    content.some((block) => block.type === "toolCall") ? "toolUse" : "stop",
+    timestamp,
+  );
+}

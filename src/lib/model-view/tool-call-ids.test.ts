@@ -13,7 +13,7 @@ import {
   RESPONSES_TOOL_CALL_PROVIDERS,
 } from "./tool-call-ids.ts";
 
-// The normalizers are proven against the request bodies of pi-ai's real adapters in provider-view.test.ts;
+// The normalizers are proven against the request bodies of pi-ai's real adapters in provider-conformance.test.ts;
 // these cases pin each branch down on its own, so a failure there can be read here.
 
 const model = (provider: string, id = "m", api: Api = "openai-responses"): Model<Api> => ({

@@ -4,7 +4,7 @@ import { shortHash } from "@earendil-works/pi-ai/utils/hash";
 /**
  * The tool-call id normalizers pi-ai's provider adapters pass to `transformMessages`. pi-ai keeps them
  * inside each adapter, so they are reproduced here, one per adapter, each named after its source in
- * `@earendil-works/pi-ai/dist/api/`. `provider-view.test.ts` proves every one against the request body the
+ * `@earendil-works/pi-ai/dist/api/`. `provider-conformance.test.ts` proves every one against the request body the
  * real adapter builds. `transformMessages` calls a normalizer only for tool calls of an assistant reply that
  * came from another model (provider, API or model id differ), and rewrites the matching results with it.
  */

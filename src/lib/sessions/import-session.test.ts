@@ -5,7 +5,7 @@ import { createUserMessage } from "../messages/factories.ts";
 import { MemorySessionStore } from "../storage/memory-store.ts";
 import { SCHEMA_VERSION, type NewCall } from "../storage/records.ts";
 import { zeroUsage } from "../../shared/usage.ts";
-import { parseSessionFile } from "./export-format.ts";
+import { parseSessionFile } from "./import-file.ts";
 import { importCalls, importNotice, planImport, settingsFromPath } from "./import-session.ts";
 
 const system = { role: "system" as const, content: "the playground's prompt", timestamp: 0 };

@@ -7,7 +7,7 @@ import { projectSession } from "../model-view/session-projection.ts";
 import type { NewCall, SessionMeta } from "../storage/records.ts";
 import type { SessionStore } from "../storage/session-store.ts";
 import { isThinkingLevel } from "../../shared/enums.ts";
-import type { ParsedImport } from "./export-format.ts";
+import type { ParsedImport } from "./parsed-import.ts";
 
 /** A parsed file as a new session: what to create it from, and what to tell the person. */
 export interface ImportPlan {

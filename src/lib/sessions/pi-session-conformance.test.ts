@@ -24,7 +24,8 @@ import { FakeLocks } from "../storage/fake-locks.ts";
 import { MemorySessionStore } from "../storage/memory-store.ts";
 import { SessionLocks, TabChannel } from "../storage/tab-sync.ts";
 import { zeroUsage } from "../../shared/usage.ts";
-import { exportSession, parseSessionFile, type ExportKind } from "./export-format.ts";
+import { exportSession, type ExportKind } from "./export-format.ts";
+import { parseSessionFile } from "./import-file.ts";
 import { snapshotOf } from "./export-snapshot.ts";
 import { importCalls, planImport } from "./import-session.ts";
 

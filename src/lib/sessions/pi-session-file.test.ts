@@ -4,7 +4,7 @@ import { entryForFile } from "../messages/entry-validate.ts";
 import { piSession } from "../model-view/pi-sessions.test-support.ts";
 import { projectSession } from "../model-view/session-projection.ts";
 import { formatProblems } from "./import-problems.ts";
-import { parseSessionFile } from "./export-format.ts";
+import { parseSessionFile } from "./import-file.ts";
 import { readJsonLines, readPiSession, writePiSession } from "./pi-session-file.ts";
 
 const at = "2026-01-01T00:00:00.000Z";

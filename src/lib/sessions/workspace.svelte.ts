@@ -22,7 +22,8 @@ import type { SessionStore } from "../storage/session-store.ts";
 import type { WriterStatus } from "../storage/session-writer.ts";
 import { SessionLocks, TabChannel, type SyncMessage } from "../storage/tab-sync.ts";
 import { downloadText } from "./download.ts";
-import type { ExportKind, ParsedImport } from "./export-format.ts";
+import type { ExportKind } from "./export-format.ts";
+import type { ParsedImport } from "./parsed-import.ts";
 import { SessionList } from "./session-list.svelte.ts";
 import { StorageHealth } from "./storage-health.svelte.ts";
 

@@ -1,0 +1,170 @@
+import { MAX_NESTING_DEPTH, nestsDeeperThan, tooDeepMessage } from "../messages/nesting.ts";
+import { readSettings } from "../agent/session-settings.ts";
+import { formatBytes } from "../../shared/bytes.ts";
+import { isObject } from "../../shared/is-object.ts";
+import { positiveInt } from "../../shared/positive-int.ts";
+import { CALL_LINE, EXPORT_FORMAT, EXPORT_VERSION } from "./export-format.ts";
+import { parsePiSession, parsePlaygroundTree } from "./import-readers.ts";
+import { parseFlatMessages } from "./legacy-import.ts";
+import { aboutFrom, ImportError, titleFrom, type ParsedImport } from "./parsed-import.ts";
+import { readJsonLines } from "./pi-session-file.ts";
+import type { RawEntry } from "./session-tree-read.ts";
+
+/**
+ * Reading a chosen session file: which kind it is (a JSON document or JSON lines; the playground's own,
+ * an older export of it, or pi's), whether this version can read it, and how much of a large one is read.
+ * The readers themselves are in import-readers.ts and legacy-import.ts.
+ */
+
+/**
+ * Largest session file read: it is read into memory whole, parsed, and then copied into storage, so a
+ * file several times this size could exhaust the tab before anything is shown. Of a longer JSONL file,
+ * the lines within this size are offered for import. A build may change it (`VITE_MAX_IMPORT_BYTES`).
+ */
+export const MAX_IMPORT_BYTES = positiveInt(import.meta.env?.VITE_MAX_IMPORT_BYTES) ?? 64 * 1024 * 1024;
+
+/**
+ * Read and parse a chosen file. Of a file over the size limit only the first `MAX_IMPORT_BYTES` are read:
+ * a JSONL file is offered up to its last complete line (a problem says where it stops); a JSON document
+ * cannot be read in part, and is refused.
+ */
+export async function readSessionFile(
+  file: Pick<File, "name" | "size" | "text" | "slice">,
+): Promise<ParsedImport> {
+  if (file.size <= MAX_IMPORT_BYTES) return parseSessionFile(await file.text(), file.name);
+  const tooLarge = `${file.name} is ${formatBytes(file.size)}; the playground imports session files up to ${formatBytes(MAX_IMPORT_BYTES)}`;
+  const head = await file.slice(0, MAX_IMPORT_BYTES).text();
+  const end = head.lastIndexOf("\n");
+  const firstLine = head.slice(0, head.indexOf("\n"));
+  if (end === -1 || !isObject(tryJson(firstLine))) throw new ImportError(`${tooLarge}.`);
+  const complete = head.slice(0, end + 1);
+  const parsed = parseSessionFile(complete, file.name);
+  const linesRead = complete.split("\n").length - 1;
+  const lastEntry = parsed.entries.at(-1)?.id;
+  parsed.problems = [
+    ...parsed.problems,
+    {
+      line: linesRead + 1,
+      message: `${tooLarge}: it is read up to line ${linesRead}${lastEntry ? ` (the last entry read is ${lastEntry})` : ""}, and the lines after it are not imported`,
+    },
+  ];
+  return parsed;
+}
+
+/** Parse a session file of any supported kind; throws ImportError when nothing in it can be used. */
+export function parseSessionFile(text: string, fileName = "session"): ParsedImport {
+  const trimmed = text.trim();
+  if (trimmed === "") throw new ImportError(`${fileName} is empty.`);
+  // A whole-file JSON value is a document (current or older); anything else is read line by line.
+  const document = tryJson(trimmed);
+  if (
+    Array.isArray(document) ||
+    (isObject(document) && (Array.isArray(document.messages) || Array.isArray(document.entries)))
+  )
+    return parseDocument(document, fileName);
+  // (A JSONL file of one line, its header, is read as lines.)
+  if (
+    trimmed.startsWith("[") ||
+    (isObject(document) && document.format === EXPORT_FORMAT && document.type !== "session")
+  ) {
+    return parseDocument(document ?? {}, fileName);
+  }
+  return parseLines(text, fileName);
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function parseDocument(document: unknown, fileName: string): ParsedImport {
+  if (Array.isArray(document)) {
+    return parseFlatMessages(
+      document.map((value, index) => ({ line: index + 1, value })),
+      [],
+      { title: titleFrom(fileName), titleIsCustom: false, settings: readSettings({}), source: "json-v0" },
+      fileName,
+    );
+  }
+  if (!isObject(document) || !(Array.isArray(document.messages) || Array.isArray(document.entries))) {
+    throw new ImportError(`${fileName} is JSON but not a session: expected a "messages" or "entries" list.`);
+  }
+  checkVersion(document, fileName);
+  checkSettingsDepth(document.settings, fileName, "its settings");
+  const about = aboutFrom(document, fileName, "json");
+  if (Array.isArray(document.entries)) {
+    const entries = document.entries.map((value, index) => ({
+      line: index + 1,
+      place: `entries[${index}]`,
+      value,
+    }));
+    const calls = (Array.isArray(document.calls) ? document.calls : []).map((value, index) => ({
+      line: entries.length + index + 1,
+      place: `calls[${index}]`,
+      value,
+    }));
+    return parsePlaygroundTree(document, { line: 0, place: "leafId" }, entries, calls, [], about, fileName);
+  }
+  return parseFlatMessages(
+    (document.messages as unknown[]).map((value, index) => ({ line: index + 1, value })),
+    [],
+    about,
+    fileName,
+  );
+}
+
+function checkVersion(header: Record<string, unknown>, fileName: string): void {
+  if (header.format !== undefined && header.format !== EXPORT_FORMAT) {
+    throw new ImportError(`${fileName} is a "${String(header.format)}" file, not a playground session.`);
+  }
+  if (typeof header.version === "number" && header.version > EXPORT_VERSION) {
+    throw new ImportError(
+      `${fileName} was exported by a newer version of the playground (format version ${header.version}); this one reads up to ${EXPORT_VERSION}.`,
+    );
+  }
+}
+
+function parseLines(text: string, fileName: string): ParsedImport {
+  const { values, problems } = readJsonLines(text);
+  const first = values[0]?.value;
+  if (isObject(first) && first.type === "session" && first.format === EXPORT_FORMAT) {
+    const line = values[0]?.line ?? 1;
+    checkVersion(first, fileName);
+    checkSettingsDepth(first.settings, fileName, `the settings on line ${line}`);
+    const about = aboutFrom(first, fileName, "jsonl");
+    const rest = values.slice(1);
+    if (typeof first.version === "number" && first.version >= 2) {
+      const isCall = (raw: RawEntry) =>
+        isObject(raw.value) && raw.value.type === CALL_LINE && !("id" in raw.value);
+      return parsePlaygroundTree(
+        first,
+        { line },
+        rest.filter((raw) => !isCall(raw)),
+        rest.filter(isCall),
+        problems,
+        about,
+        fileName,
+      );
+    }
+    return parseFlatMessages(rest, problems, about, fileName);
+  }
+  // A session header of another kind, or entries with types: pi's session files (with or without header).
+  if (values.some((raw) => isObject(raw.value) && typeof raw.value.type === "string"))
+    return parsePiSession(values, problems, fileName);
+  return parseFlatMessages(
+    values,
+    problems,
+    { title: titleFrom(fileName), titleIsCustom: false, settings: readSettings({}), source: "jsonl" },
+    fileName,
+  );
+}
+
+/** Settings hold queued messages too: a header nested too deeply refuses the whole file, naming where. */
+function checkSettingsDepth(settings: unknown, fileName: string, where: string): void {
+  if (nestsDeeperThan(settings, MAX_NESTING_DEPTH)) {
+    throw new ImportError(`${fileName} cannot be imported: ${where} nest ${tooDeepMessage()}.`);
+  }
+}
