@@ -14,8 +14,7 @@ import { createMirrorProvider } from "../shared/mirror/mirror-provider.ts";
 import { availableModelInfos, LOCAL_PROVIDER_ID } from "../shared/model-info.ts";
 import { describeEndpoint } from "./provider-endpoint.ts";
 import { createRedactor, displayUrl, type Redactor } from "./redact.ts";
-
-export type ServerEnv = Readonly<Record<string, string | undefined>>;
+import type { ServerEnv } from "./server-env.ts";
 
 export interface RegistryOptions {
   /** Where credentials and settings are read from; `process.env` in production, a plain object in tests. */

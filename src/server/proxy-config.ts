@@ -1,6 +1,7 @@
 import { hostname, networkInterfaces } from "node:os";
 import { createToken, DEFAULT_LIMITS, type ApiOptions } from "./api-handler.ts";
-import type { ModelRegistry, ServerEnv } from "./model-registry.ts";
+import type { ModelRegistry } from "./model-registry.ts";
+import type { ServerEnv } from "./server-env.ts";
 import { LOOPBACK_HOSTNAMES, parseAllowedOrigins } from "./request-guard.ts";
 import { positiveInt } from "../shared/positive-int.ts";
 

@@ -1,4 +1,4 @@
-import type { ServerEnv } from "./model-registry.ts";
+import type { ServerEnv } from "./server-env.ts";
 
 /**
  * Variables that hold a credential the proxy itself sends upstream (pi-ai reads `<PROVIDER>_API_KEY`,

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { createApiHandler } from "./api-handler.ts";
 import { HttpError } from "../shared/http-error.ts";
 import { sendError } from "./http-utils.ts";
-import { createModelRegistry, type ServerEnv } from "./model-registry.ts";
+import { createModelRegistry } from "./model-registry.ts";
+import type { ServerEnv } from "./server-env.ts";
 import { accessLines, apiOptions, isLoopback, proxyConfig, serverUrl } from "./proxy-config.ts";
 
 /** Where `npm run proxy` listens unless PORT says otherwise: beside `npm start` (4173) and `npm run dev` (5173). */

@@ -150,7 +150,10 @@ export function projectSession(
   for (let position = 0; position < path.length; position++) {
     const entry = path[position] as SessionEntry;
     if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
-    else if (entry.type === "model_change" || (entry.type === "message" && entry.message.role === "assistant"))
+    else if (
+      entry.type === "model_change" ||
+      (entry.type === "message" && entry.message.role === "assistant")
+    )
       modelEntry = entry;
     else if (entry.type === "context_edit") hasEdits = true;
     if (entry.type === "compaction") {

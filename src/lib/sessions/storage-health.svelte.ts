@@ -1,19 +1,6 @@
 import type { Notices } from "../notices/notices.svelte.ts";
 import type { WriterStatus } from "../storage/session-writer.ts";
-
-export interface StorageInfo {
-  usage: number;
-  quota: number;
-  persisted: boolean;
-}
-
-export type StorageKind = "indexeddb" | "memory";
-
-/** What the storage notice of a session offers besides its text. */
-export interface UnsavedActions {
-  exportSession: () => void;
-  retry: () => void;
-}
+import type { StorageInfo, StorageKind, UnsavedActions } from "./storage-info.ts";
 
 /**
  * How the browser's storage is doing: which store the playground uses, how full it is, whether the

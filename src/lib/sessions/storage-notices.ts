@@ -3,7 +3,7 @@ import { countOf } from "../../shared/count-of.ts";
 import type { Notice } from "../notices/notices.svelte.ts";
 import type { StorageError } from "../storage/session-store.ts";
 import type { WriterStatus } from "../storage/session-writer.ts";
-import type { StorageInfo, UnsavedActions } from "./storage-health.svelte.ts";
+import type { StorageInfo, UnsavedActions } from "./storage-info.ts";
 
 /** What a session could not store, and what to do about it, as one notice. */
 export function unsavedNotice(

@@ -27,8 +27,12 @@ describe("captureList", () => {
   it("gives what capture gives for the same list: whole, cut at every size, over budget", async () => {
     const whole = JSON.stringify(list);
     for (let room = 0; room <= whole.length + 2; room++) {
-      expect(await captureList(list, room, 1_000, instant), `room ${room}`).toEqual(capture(list, room, 1_000));
-      expect(await captureList(list, 1_000, room, instant), `budget ${room}`).toEqual(capture(list, 1_000, room));
+      expect(await captureList(list, room, 1_000, instant), `room ${room}`).toEqual(
+        capture(list, room, 1_000),
+      );
+      expect(await captureList(list, 1_000, room, instant), `budget ${room}`).toEqual(
+        capture(list, 1_000, room),
+      );
     }
     expect(await captureList([], 10, 10, instant)).toEqual(capture([], 10, 10));
   });
