@@ -1,0 +1,253 @@
+// The app in Chromium as the benchmarks drive it: the proxy's stream replaced by an in-page SSE stream at a
+// fixed rate (so the model's pace is exact and the network is not measured), sessions planted in IndexedDB,
+// and the page's main-thread time, long tasks and frames read from Chromium's own counters.
+
+/** Installed before the app loads: an in-page `/api/stream`, long-task and frame recording. */
+export function instrument() {
+  const bench = {
+    longTasks: [],
+    frames: [],
+    recording: false,
+    stream: { tokens: 100, intervalMs: 30 },
+    /** When the first token of the current stream arrived: before it, the page is sending the request. */
+    firstTokenAt: Infinity,
+    finished: Promise.resolve(),
+  };
+  window.__bench = bench;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if (bench.recording) bench.longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: "longtask", buffered: true });
+  const frame = (now) => {
+    if (bench.recording) bench.frames.push(now);
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+
+  const realFetch = window.fetch.bind(window);
+  const usage = {
+    input: 10,
+    output: 10,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 20,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+  window.fetch = async (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (!url.endsWith("/api/stream")) return realFetch(input, init);
+    const { tokens, intervalMs } = bench.stream;
+    const encoder = new TextEncoder();
+    let finish = () => undefined;
+    bench.finished = new Promise((resolve) => (finish = resolve));
+    const body = new ReadableStream({
+      start(controller) {
+        const send = (event) => controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\n\n`));
+        send({ type: "start" });
+        send({ type: "text_start", contentIndex: 0 });
+        let sent = 0;
+        const timer = setInterval(() => {
+          if (sent >= tokens) {
+            clearInterval(timer);
+            send({ type: "text_end", contentIndex: 0 });
+            send({ type: "done", reason: "stop", usage });
+            controller.close();
+            finish();
+            return;
+          }
+          sent++;
+          if (sent === 1) bench.firstTokenAt = performance.now();
+          send({ type: "text_delta", contentIndex: 0, delta: sent % 12 === 0 ? "word.\n\n" : "word " });
+        }, intervalMs);
+      },
+    });
+    return new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } });
+  };
+}
+
+/** Plant a session of `count` facts (the app's own system message first) and make it the current one. */
+export async function plantSession(page, count) {
+  return page.evaluate(async (size) => {
+    const key = "pi-playground:current-session";
+    const id = await window.piBench.plantSession(size, localStorage.getItem(key));
+    localStorage.setItem(key, id);
+    return id;
+  }, count);
+}
+
+export async function openApp(browser, baseURL, benchBundle, { facts, inspector }) {
+  // bypassCSP: the page forbids inline scripts, and the benchmark adds its helpers as one.
+  const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, bypassCSP: true });
+  await context.addInitScript(instrument);
+  await context.addInitScript(
+    (open) => localStorage.setItem("pi-playground:inspector", open ? "1" : "0"),
+    inspector,
+  );
+  const page = await context.newPage();
+  await page.goto(baseURL);
+  await page.getByRole("textbox", { name: "Message" }).waitFor();
+  await page.addScriptTag({ path: benchBundle });
+  if (facts > 1) {
+    await plantSession(page, facts);
+    await page.reload();
+    await page.getByRole("textbox", { name: "Message" }).waitFor();
+  }
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Performance.enable");
+  return { context, page, cdp };
+}
+
+export async function taskSeconds(cdp) {
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  return metrics.find((metric) => metric.name === "TaskDuration")?.value ?? 0;
+}
+
+/** Stream `tokens` tokens at `intervalMs` into the open session; returns main-thread time, long tasks and frames. */
+export async function stream(page, cdp, tokens, intervalMs) {
+  await page.evaluate(
+    ([count, interval]) => {
+      window.__bench.stream = { tokens: count, intervalMs: interval };
+      window.__bench.longTasks = [];
+      window.__bench.frames = [];
+      window.__bench.firstTokenAt = Infinity;
+    },
+    [tokens, intervalMs],
+  );
+  await page.getByRole("textbox", { name: "Message" }).fill("benchmark prompt");
+  const send = page.getByRole("button", { name: "Send" });
+  await send.waitFor();
+  // From here on nothing of Playwright's own runs in the page until the stream is over: its DOM queries
+  // would be counted as the app's main-thread time.
+  const before = await taskSeconds(cdp);
+  await page.evaluate(async () => {
+    window.__bench.recording = true;
+    const button = [...document.querySelectorAll("button")].find(
+      (candidate) => candidate.textContent?.trim() === "Send",
+    );
+    button.click();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await window.__bench.finished;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    window.__bench.recording = false;
+  });
+  const after = await taskSeconds(cdp);
+  await send.waitFor({ timeout: 120_000 });
+  const {
+    longTasks,
+    frames: allFrames,
+    firstTokenAt,
+  } = await page.evaluate(() => ({
+    longTasks: window.__bench.longTasks,
+    frames: window.__bench.frames,
+    firstTokenAt: window.__bench.firstTokenAt,
+  }));
+  // Sending (building and serializing the request: the whole context, as pi's streamProxy sends it) and
+  // streaming are told apart: long tasks and frames from the first token on are the streaming's.
+  const streaming = longTasks.filter((task) => task.start >= firstTokenAt).map((task) => task.duration);
+  const sending = longTasks.filter((task) => task.start < firstTokenAt).map((task) => task.duration);
+  const frames = allFrames.filter((time) => time >= firstTokenAt);
+  const gaps = frames.slice(1).map((time, index) => time - frames[index]);
+  const dropped = gaps.reduce((sum, gap) => sum + Math.max(0, Math.round(gap / 16.67) - 1), 0);
+  return {
+    mainThreadMs: (after - before) * 1000,
+    longest: streaming.length > 0 ? Math.max(...streaming) : 0,
+    longTasks: streaming.length,
+    sendLongest: sending.length > 0 ? Math.max(...sending) : 0,
+    dropped,
+    frames: frames.length,
+  };
+}
+
+/** Wait until the page has fetched the inspector's code (it does so while idle after the first paint). */
+export async function inspectorCodeLoaded(page) {
+  await page.waitForFunction(
+    () => performance.getEntriesByType("resource").some((entry) => /\/Inspector-[^/]*\.js$/.test(entry.name)),
+    undefined,
+    { timeout: 10_000 },
+  );
+  // Fetched is not yet compiled and run: give the idle callback's import a moment to finish.
+  await page.evaluate(
+    () => new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 1_000 })),
+  );
+}
+
+/** Milliseconds from clicking the Inspector button until its fact rows are on screen, and one frame more. */
+export async function openInspector(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const toggle = [...document.querySelectorAll("button")].find(
+          (button) => button.textContent?.trim() === "Inspector",
+        );
+        const started = performance.now();
+        toggle.click();
+        // Until the fact rows are on screen (the inspector's code loads on first use), then one frame.
+        const check = () => {
+          if (document.querySelector('[aria-label="Facts"] [role="option"]')) {
+            requestAnimationFrame(() => resolve(performance.now() - started));
+          } else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      }),
+  );
+}
+
+export async function assertVirtualized(page) {
+  const rows = await page.getByRole("listbox", { name: "Facts" }).getByRole("option").count();
+  if (rows === 0 || rows > 200)
+    throw new Error(`the inspector rendered ${rows} fact rows; virtualisation failed`);
+}
+
+export const elementCount = (page) => page.evaluate(() => document.getElementsByTagName("*").length);
+
+/** The longest task while `steps` scroll moves of `by` pixels go through an element, one per frame. */
+export async function scrollLongestTask(page, selector, steps, by) {
+  return page.evaluate(
+    async ([target, count, delta]) => {
+      const element = document.querySelector(target);
+      if (!element) throw new Error(`nothing matches ${target}`);
+      window.__bench.longTasks = [];
+      window.__bench.recording = true;
+      for (let step = 0; step < count; step++) {
+        // A reader's scroll: the wheel first (the chat tells the reader's moves from the layout's by it).
+        element.dispatchEvent(new WheelEvent("wheel", { deltaY: delta, bubbles: true }));
+        element.scrollTop += delta;
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      window.__bench.recording = false;
+      const tasks = window.__bench.longTasks.map((task) => task.duration);
+      return tasks.length > 0 ? Math.max(...tasks) : 0;
+    },
+    [selector, steps, by],
+  );
+}
+
+/** From choosing an early fact in the inspector until the chat shows its message in view. */
+export async function jumpToFact(page, factIndex) {
+  return page.evaluate(async (index) => {
+    const list = document.querySelector('[role="listbox"][aria-label="Facts"]');
+    const rowHeight = list.querySelector('[role="option"]').getBoundingClientRect().height;
+    list.scrollTop = index * rowHeight - list.clientHeight / 2;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const option = document.getElementById(`fact-${index}`);
+    if (!option) throw new Error(`fact row ${index} is not rendered`);
+    const chat = document.querySelector(".messages");
+    const started = performance.now();
+    option.click();
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const target = chat.querySelector(`[data-fact-index="${index}"]`);
+        if (target) {
+          const box = target.getBoundingClientRect();
+          const view = chat.getBoundingClientRect();
+          if (box.bottom > view.top && box.top < view.bottom) return resolve(performance.now() - started);
+        }
+        if (performance.now() - started > 10_000)
+          return reject(new Error(`fact ${index} never came into view`));
+        requestAnimationFrame(check);
+      };
+      check();
+    });
+  }, factIndex);
+}
