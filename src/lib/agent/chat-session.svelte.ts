@@ -8,11 +8,7 @@ import {
   type Model,
 } from "@earendil-works/pi-ai";
 import type { ModelInfo } from "../../shared/api-types.ts";
-import { chainEntries, type EditableContent, type SessionEntry } from "../messages/entries.ts";
-import { editableContent } from "../model-view/session-projection.ts";
-import type { SessionTree } from "../model-view/session-tree.ts";
-
-type TreeCode = typeof import("../model-view/tree-code.ts");
+import { chainEntries, type SessionEntry } from "../messages/entries.ts";
 import { INJECTED_API } from "../messages/factories.ts";
 import type { Visibility } from "../messages/policies.ts";
 import type { PolicyRole } from "../messages/types.ts";
@@ -41,6 +37,7 @@ import { CallLog } from "./recording/call-log.svelte.ts";
 import { CallRecorder } from "./recording/call-recorder.ts";
 import { RunController, type Delivery, type LastRequest } from "./run-controller.svelte.ts";
 import type { NextCallPreview } from "./run-controller.svelte.ts";
+import { SessionBranches } from "./session-branches.svelte.ts";
 import { SessionSettingsState } from "./session-settings.svelte.ts";
 import {
   defaultSettings,
@@ -99,8 +96,9 @@ export function createSystemFact(prompt = DEFAULT_SYSTEM_PROMPT): AgentMessage {
 
 /**
  * One open session, as the UI sees it. It composes the parts that each do one job — the transcript (the
- * facts, their only writer), the writer (storage), the settings, the replica (other tabs) and the run
- * controller (the pi `Agent`) — and derives the model view from the facts.
+ * facts, their only writer), the writer (storage), the settings, the replica (other tabs), the run
+ * controller (the pi `Agent`) and the branches (the session tree) — and derives the model view from the
+ * facts.
  */
 export class ChatSession {
   readonly id: string;
@@ -113,6 +111,8 @@ export class ChatSession {
   readonly #recorder: CallRecorder;
   /** The model calls of this session, read when someone looks. */
   readonly calls: CallLog;
+  /** The session as a tree: where it is, what its branches are called, and the moves on it. */
+  readonly branches: SessionBranches;
   #meta = $state.raw<SessionMeta>() as SessionMeta;
   #storage = $state.raw<WriterStatus>({ unsaved: 0, error: undefined });
   #closed = false;
@@ -240,6 +240,7 @@ export class ChatSession {
       modelView: () => this.modelView,
       preferences: deps.preferences ?? new CallPreferences(),
     });
+    this.branches = new SessionBranches({ transcript, runs: this.#runs });
   }
 
   /** Create and store a new session. Its first fact is the system message carrying prompt and tools. */
@@ -419,44 +420,7 @@ export class ChatSession {
     return this.#settings.setQueueMode(queue, mode).then(() => this.#runs.applyQueueModes());
   }
 
-  // --- the tree: branches and context edits (pi's session model) ---------------------------------
-
-  #treeCode = $state.raw<TreeCode | undefined>(undefined);
-  #treeCodeLoading: Promise<TreeCode> | undefined;
-  readonly #tree: SessionTree | undefined = $derived(this.#treeCode?.buildTree(this.entries));
-
-  /** The tree's code, loaded once (see `tree-code.ts`). */
-  treeCode(): Promise<TreeCode> {
-    this.#treeCodeLoading ??= import("../model-view/tree-code.ts").then((code) => (this.#treeCode = code));
-    return this.#treeCodeLoading;
-  }
-
-  /**
-   * Every entry of the session with its branches, for the tree view and branch names; undefined until the
-   * tree's code has loaded, which asking for it starts (readers then see the tree appear).
-   */
-  get tree(): SessionTree | undefined {
-    if (!this.#treeCode) void this.treeCode();
-    return this.#tree;
-  }
-
-  /** A one-line title for an entry, as the tree names it; undefined while the tree's code loads. */
-  entryTitle(entry: SessionEntry): string | undefined {
-    const tree = this.tree;
-    return tree && this.#treeCode?.entryTitle(tree, entry);
-  }
-
-  /** The title of the branch through `entryId`; undefined while the tree's code loads. */
-  branchTitle(entryId: string): string | undefined {
-    const tree = this.tree;
-    return tree && this.#treeCode?.branchTitle(tree, entryId);
-  }
-
-  /** The line the chat shows for a marker entry (a model change, a context edit…); undefined for none. */
-  markerText(entry: SessionEntry): string | undefined {
-    const tree = this.tree;
-    return tree && this.#treeCode?.markerText(tree, entry);
-  }
+  // --- the tree ------------------------------------------------------------------------------------
 
   /**
    * Every entry of the session tree, in order of creation (all branches): what exports write, and where
@@ -466,11 +430,6 @@ export class ChatSession {
     return this.#transcript.entries;
   }
 
-  /** The entries on the path to the leaf (facts, and the markers between them). */
-  get path(): readonly SessionEntry[] {
-    return this.#transcript.path;
-  }
-
   get leafId(): string | null {
     return this.#transcript.leafId;
   }
@@ -478,77 +437,6 @@ export class ChatSession {
   /** The entry behind the fact at `index`. */
   entryIdAt(index: number): string | undefined {
     return this.#transcript.entryIdAt(index);
-  }
-
-  /**
-   * Continue from the fact at `index`: the facts after it leave the path and stay in the tree, on their
-   * branch; what is sent next starts a new branch there.
-   */
-  branchFrom(index: number): Promise<void> {
-    const id = this.#transcript.entryIdAt(index);
-    if (id === undefined) return Promise.resolve();
-    return this.#runs.whileIdle(() => this.#transcript.moveLeaf(id));
-  }
-
-  /**
-   * Go to another branch (the one through `entryId`, followed to its latest leaf when `followToLeaf`). With
-   * a summary, leave the branch being left summarised where the other one continues, as pi's
-   * `branchWithSummary` does: the model on that branch reads what was tried here.
-   */
-  switchBranch(
-    entryId: string,
-    { summary, followToLeaf = true }: { summary?: string; followToLeaf?: boolean } = {},
-  ): Promise<void> {
-    return this.#switchBranch(entryId, summary, followToLeaf);
-  }
-
-  async #switchBranch(entryId: string, summary: string | undefined, followToLeaf: boolean): Promise<void> {
-    const code = await this.treeCode();
-    const target = followToLeaf ? code.leafOf(this.#tree ?? code.buildTree(this.entries), entryId) : entryId;
-    return this.#runs.whileIdle(() => {
-      const from = this.#transcript.leafId;
-      this.#transcript.moveLeaf(target);
-      const text = summary?.trim();
-      if (text && from !== null)
-        this.#transcript.appendEntry({ type: "branch_summary", fromId: from, summary: text });
-    });
-  }
-
-  /** Replace what the model reads of a fact, keeping the fact itself (a pi context edit). */
-  editFact(index: number, content: EditableContent): Promise<void> {
-    return this.#contextEdit(index, { content });
-  }
-
-  /** Leave a fact out of what the model reads, keeping it among the facts (a pi context edit). */
-  omitFact(index: number): Promise<void> {
-    return this.#contextEdit(index, null);
-  }
-
-  /** Undo the edits of a fact: a last edit that gives the model the original content again. */
-  restoreFact(index: number): Promise<void> {
-    const original = this.facts[index];
-    const content = original ? editableContent(original) : undefined;
-    return content === undefined ? Promise.resolve() : this.#contextEdit(index, { content });
-  }
-
-  #contextEdit(index: number, replacement: { content: EditableContent } | null): Promise<void> {
-    const targetId = this.#transcript.entryIdAt(index);
-    if (targetId === undefined || this.running) return Promise.resolve();
-    return this.#runs.whileIdle(() => {
-      this.#transcript.appendEntry({ type: "context_edit", targetId, replacement });
-    });
-  }
-
-  /** A new reply to what the reply at `index` answered, on a branch of its own. */
-  regenerate(index: number): Promise<void> {
-    const id = this.#transcript.entryIdAt(index);
-    return id === undefined ? Promise.resolve() : this.#runs.regenerate(id);
-  }
-
-  /** Ask again with an edited prompt in place of the one at `index`, on a branch of its own. */
-  editAndResend(index: number, text: string): Promise<boolean> {
-    const id = this.#transcript.entryIdAt(index);
-    return id === undefined ? Promise.resolve(false) : this.#runs.resend(id, text);
   }
 
   /** Write whatever is pending now (the "Retry saving" action). */
