@@ -1,14 +1,7 @@
 import type { AgentMessage, ThinkingLevel } from "@earendil-works/pi-agent-core";
-import {
-  contentText,
-  createInitialSystemMessage,
-  toToolDeclaration,
-  type Api,
-  type AssistantMessage,
-  type Model,
-} from "@earendil-works/pi-ai";
+import { contentText, type Api, type AssistantMessage, type Model } from "@earendil-works/pi-ai";
 import type { ModelInfo } from "../../shared/api-types.ts";
-import { chainEntries, type SessionEntry } from "../messages/entries.ts";
+import type { SessionEntry } from "../messages/entries.ts";
 import { INJECTED_API } from "../messages/factories.ts";
 import type { Visibility } from "../messages/policies.ts";
 import type { PolicyRole } from "../messages/types.ts";
@@ -18,19 +11,15 @@ import { ModelViewProjector, type ModelView } from "../model-view/project.ts";
 import { modelFromInfo, modelFromRef } from "../models/model-ref.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
 import type { Notices } from "../notices/notices.svelte.ts";
-import { SCHEMA_VERSION, type EntryRecord, type ForkOrigin, type SessionMeta } from "../storage/records.ts";
-import {
-  NEW_SESSION_TITLE,
-  StorageError,
-  type SessionStore,
-  type WriteResult,
-} from "../storage/session-store.ts";
+import { entryRecord, type EntryRecord, type SessionMeta } from "../storage/records.ts";
+import { StorageError, type SessionStore, type WriteResult } from "../storage/session-store.ts";
 import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
 import { TabLock, type SessionLocks, type TabChannel } from "../storage/tab-sync.ts";
 import type { ApprovalDecision } from "./approvals.ts";
 import type { CallGate } from "./call-gate.svelte.ts";
 import { CallPreferences } from "./call-preferences.svelte.ts";
 import type { MessageQueues, RunQueue } from "./message-queues.svelte.ts";
+import { newSession, type SessionInit } from "./new-session.ts";
 import type { StreamRouter } from "./stream-route.ts";
 import { Replica } from "./replica.svelte.ts";
 import { CallLog } from "./recording/call-log.svelte.ts";
@@ -39,13 +28,7 @@ import { RunController, type Delivery, type LastRequest } from "./run-controller
 import type { NextCallPreview } from "./run-controller.svelte.ts";
 import { SessionBranches } from "./session-branches.svelte.ts";
 import { SessionSettingsState } from "./session-settings.svelte.ts";
-import {
-  defaultSettings,
-  type QueueMode,
-  type QueueModes,
-  type SessionSettings,
-} from "./session-settings.ts";
-import { DEMO_TOOL_DECLARATIONS } from "./tools/demo-tool-declarations.ts";
+import type { QueueMode, QueueModes, SessionSettings } from "./session-settings.ts";
 import { Transcript } from "./transcript.svelte.ts";
 
 export type { Delivery, LastRequest } from "./run-controller.svelte.ts";
@@ -67,31 +50,6 @@ export interface SessionDeps {
   onStorageStatus?: (session: ChatSession, status: WriterStatus) => void;
   /** The page's choices for model calls (pause before each, Mirror's pace); defaults when absent. */
   preferences?: CallPreferences;
-}
-
-const DEFAULT_SYSTEM_PROMPT =
-  "You are a helpful assistant inside pi playground. Answer briefly. Use the tools when they help: current_time for the date and time, calculate for arithmetic, save_note to keep a note for the user.";
-
-/** What a new session starts from; everything is optional. */
-export interface SessionInit {
-  title?: string;
-  /** Whether the title is the session's own name; by default, whenever a title is given. */
-  titleIsCustom?: boolean;
-  /** The complete facts, leading system message included; a fresh system message when absent. */
-  facts?: AgentMessage[];
-  /** A whole tree of entries instead of facts (an import, an example with a compaction), and its leaf. */
-  entries?: SessionEntry[];
-  leafId?: string | null;
-  settings?: SessionSettings;
-  systemPrompt?: string;
-  forkedFrom?: ForkOrigin;
-  /** The header of the pi session file it was imported from. */
-  piHeader?: Record<string, unknown>;
-}
-
-/** The leading system message of a new session: the prompt and the declarations of the playground's tools. */
-export function createSystemFact(prompt = DEFAULT_SYSTEM_PROMPT): AgentMessage {
-  return createInitialSystemMessage(prompt, DEMO_TOOL_DECLARATIONS.map(toToolDeclaration)) as AgentMessage;
 }
 
 /**
@@ -245,24 +203,7 @@ export class ChatSession {
 
   /** Create and store a new session. Its first fact is the system message carrying prompt and tools. */
   static async create(deps: SessionDeps, init: SessionInit = {}): Promise<ChatSession> {
-    const now = Date.now();
-    const settings = init.settings ?? defaultSettings();
-    const entries = init.entries ?? chainEntries(init.facts ?? [createSystemFact(init.systemPrompt)], null);
-    const meta: SessionMeta = {
-      schema: SCHEMA_VERSION,
-      id: crypto.randomUUID(),
-      title: init.title ?? NEW_SESSION_TITLE,
-      titleIsCustom: init.titleIsCustom ?? init.title !== undefined,
-      createdAt: now,
-      updatedAt: now,
-      messageCount: entries.length,
-      nextSeq: entries.length,
-      revision: 0,
-      leafId: init.leafId !== undefined ? init.leafId : (entries.at(-1)?.id ?? null),
-      settings,
-      ...(init.forkedFrom ? { forkedFrom: init.forkedFrom } : {}),
-      ...(init.piHeader ? { piHeader: init.piHeader } : {}),
-    };
+    const { meta, entries } = newSession(init);
     let stored: WriteResult | undefined;
     let failure: Error | undefined;
     try {
@@ -270,9 +211,7 @@ export class ChatSession {
     } catch (error) {
       failure = error as Error;
     }
-    const records =
-      stored?.records ??
-      entries.map((entry, seq) => ({ schema: SCHEMA_VERSION, sessionId: meta.id, seq, rev: 0, entry }));
+    const records = stored?.records ?? entries.map((entry, seq) => entryRecord(meta.id, seq, 0, entry));
     const session = new ChatSession(deps, stored?.meta ?? meta, { records, meta: stored?.meta });
     if (failure) {
       // The writer creates the record on its next attempt; its notice says what went wrong meanwhile.

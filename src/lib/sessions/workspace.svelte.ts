@@ -1,10 +1,6 @@
 import { createContext } from "svelte";
-import {
-  ChatSession,
-  createSystemFact,
-  type SessionDeps,
-  type SessionInit,
-} from "../agent/chat-session.svelte.ts";
+import { ChatSession, type SessionDeps } from "../agent/chat-session.svelte.ts";
+import { createSystemFact, type SessionInit } from "../agent/new-session.ts";
 import { CallPreferences } from "../agent/call-preferences.svelte.ts";
 import { ProxyConnection } from "../connection/proxy-connection.svelte.ts";
 import { readSettings } from "../agent/session-settings.ts";
