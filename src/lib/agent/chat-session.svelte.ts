@@ -24,14 +24,15 @@ import type { StreamRouter } from "./stream-route.ts";
 import { Replica } from "./replica.svelte.ts";
 import { CallLog } from "./recording/call-log.svelte.ts";
 import { CallRecorder } from "./recording/call-recorder.ts";
-import { RunController, type Delivery, type LastRequest } from "./run-controller.svelte.ts";
-import type { NextCallPreview } from "./run-controller.svelte.ts";
+import { RunController, type Delivery } from "./run-controller.svelte.ts";
+import { SessionAgent, type LastRequest, type NextCallPreview } from "./session-agent.svelte.ts";
 import { SessionBranches } from "./session-branches.svelte.ts";
 import { SessionSettingsState } from "./session-settings.svelte.ts";
 import type { QueueMode, QueueModes, SessionSettings } from "./session-settings.ts";
 import { Transcript } from "./transcript.svelte.ts";
 
-export type { Delivery, LastRequest } from "./run-controller.svelte.ts";
+export type { Delivery } from "./run-controller.svelte.ts";
+export type { LastRequest } from "./session-agent.svelte.ts";
 
 /** What every session needs from the app around it. */
 export interface SessionDeps {
@@ -65,6 +66,7 @@ export class ChatSession {
   readonly #writer: SessionWriter;
   readonly #settings: SessionSettingsState;
   readonly #replica: Replica;
+  readonly #agent: SessionAgent;
   readonly #runs: RunController;
   readonly #recorder: CallRecorder;
   /** The model calls of this session, read when someone looks. */
@@ -181,11 +183,19 @@ export class ChatSession {
               },
         ),
     });
+    this.#agent = new SessionAgent({
+      sessionId: meta.id,
+      catalog: deps.catalog,
+      router: deps.router,
+      transcript,
+      settings: this.#settings,
+      recorder: this.#recorder,
+      modelView: () => this.modelView,
+      preferences: deps.preferences ?? new CallPreferences(),
+    });
     this.#runs = new RunController({
       sessionId: meta.id,
       store: deps.store,
-      catalog: deps.catalog,
-      router: deps.router,
       channel: deps.channel,
       tabId: deps.tabId,
       notices: deps.notices,
@@ -195,8 +205,7 @@ export class ChatSession {
       replica: this.#replica,
       recorder: this.#recorder,
       lock,
-      modelView: () => this.modelView,
-      preferences: deps.preferences ?? new CallPreferences(),
+      agent: this.#agent,
     });
     this.branches = new SessionBranches({ transcript, runs: this.#runs });
   }
@@ -256,11 +265,11 @@ export class ChatSession {
     return this.#settings.current;
   }
   get queues(): MessageQueues {
-    return this.#runs.queues;
+    return this.#agent.queues;
   }
   /** The model call held before it is sent, when the page pauses before each call. */
   get callGate(): CallGate {
-    return this.#runs.gate;
+    return this.#agent.gate;
   }
   /** The assistant message streaming right now, updated per frame. */
   get streaming(): AssistantMessage | undefined {
@@ -274,7 +283,7 @@ export class ChatSession {
     return this.#replica.runningElsewhere;
   }
   get lastRequest(): LastRequest | undefined {
-    return this.#runs.lastRequest;
+    return this.#agent.lastRequest;
   }
   get storage(): WriterStatus {
     return this.#storage;
@@ -296,7 +305,7 @@ export class ChatSession {
     return this.#transcript.indexOfEntry(entryId);
   }
   isWaitingFor(toolCallId: string | undefined): boolean {
-    return this.#runs.isWaitingFor(toolCallId);
+    return this.#agent.isWaitingFor(toolCallId);
   }
 
   // --- actions (each delegates to the part that owns it) --------------------------------------------
@@ -316,7 +325,7 @@ export class ChatSession {
   }
   /** What the next call would send if `prompt` were sent now, and its provider's payload; nothing is sent. */
   previewNextCall(prompt?: string): Promise<NextCallPreview> {
-    return this.#runs.previewNext(prompt);
+    return this.#agent.previewNext(prompt);
   }
   stop(): void {
     this.#runs.stop();
@@ -356,7 +365,7 @@ export class ChatSession {
   }
 
   setQueueMode(queue: keyof QueueModes, mode: QueueMode): Promise<void> {
-    return this.#settings.setQueueMode(queue, mode).then(() => this.#runs.applyQueueModes());
+    return this.#settings.setQueueMode(queue, mode).then(() => this.#agent.applyQueueModes());
   }
 
   // --- the tree ------------------------------------------------------------------------------------
