@@ -24,14 +24,15 @@ import type { StreamRouter } from "./stream-route.ts";
 import { Replica } from "./replica.svelte.ts";
 import { CallLog } from "./recording/call-log.svelte.ts";
 import { CallRecorder } from "./recording/call-recorder.ts";
-import { RunController, type Delivery } from "./run-controller.svelte.ts";
+import type { Delivery, MessageDelivery } from "./message-delivery.ts";
+import { RunController } from "./run-controller.svelte.ts";
 import { SessionAgent, type LastRequest, type NextCallPreview } from "./session-agent.svelte.ts";
 import { SessionBranches } from "./session-branches.svelte.ts";
 import { SessionSettingsState } from "./session-settings.svelte.ts";
 import type { QueueMode, QueueModes, SessionSettings } from "./session-settings.ts";
 import { Transcript } from "./transcript.svelte.ts";
 
-export type { Delivery } from "./run-controller.svelte.ts";
+export type { Delivery } from "./message-delivery.ts";
 export type { LastRequest } from "./session-agent.svelte.ts";
 
 /** What every session needs from the app around it. */
@@ -68,6 +69,7 @@ export class ChatSession {
   readonly #replica: Replica;
   readonly #agent: SessionAgent;
   readonly #runs: RunController;
+  readonly #delivery: MessageDelivery;
   readonly #recorder: CallRecorder;
   /** The model calls of this session, read when someone looks. */
   readonly calls: CallLog;
@@ -207,6 +209,7 @@ export class ChatSession {
       lock,
       agent: this.#agent,
     });
+    this.#delivery = this.#runs.delivery;
     this.branches = new SessionBranches({ transcript, runs: this.#runs });
   }
 
@@ -312,13 +315,13 @@ export class ChatSession {
 
   /** Send a prompt; resolves false when it could not be taken (another tab runs the session). */
   send(text: string): Promise<boolean> {
-    return this.#runs.send(text);
+    return this.#delivery.send(text);
   }
   steer(text: string): Promise<boolean> {
-    return this.#runs.steer(text);
+    return this.#delivery.steer(text);
   }
   followUp(text: string): Promise<boolean> {
-    return this.#runs.followUp(text);
+    return this.#delivery.followUp(text);
   }
   retry(): Promise<void> {
     return this.#runs.retry();
@@ -331,19 +334,19 @@ export class ChatSession {
     this.#runs.stop();
   }
   inject(message: AgentMessage, delivery: Delivery): Promise<void> {
-    return this.#runs.inject(message, delivery);
+    return this.#delivery.inject(message, delivery);
   }
   recordBash(message: AgentMessage): Promise<void> {
-    return this.#runs.recordBash(message);
+    return this.#delivery.recordBash(message);
   }
   decide(factIndex: number, status: ApprovalDecision, reason?: string): Promise<void> {
     return this.#runs.decide(factIndex, status, reason);
   }
   removeQueued(queue: RunQueue | "nextTurn", index: number): void {
-    this.#runs.removeQueued(queue, index);
+    this.#delivery.removeQueued(queue, index);
   }
   clearQueues(): void {
-    this.#runs.clearQueues();
+    this.#delivery.clearQueues();
   }
   setSystemPrompt(prompt: string): Promise<void> {
     return this.#runs.setSystemPrompt(prompt);

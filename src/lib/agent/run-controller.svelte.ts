@@ -1,4 +1,4 @@
-import type { Agent, AgentEvent, AgentMessage } from "@earendil-works/pi-agent-core";
+import type { Agent, AgentEvent } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { createUserMessage } from "../messages/factories.ts";
 import type { Notices } from "../notices/notices.svelte.ts";
@@ -6,16 +6,13 @@ import type { SessionStore } from "../storage/session-store.ts";
 import type { SessionWriter } from "../storage/session-writer.ts";
 import type { TabChannel, TabLock } from "../storage/tab-sync.ts";
 import { decided, type ApprovalDecision } from "./approvals.ts";
-import type { MessageQueues, RunQueue } from "./message-queues.svelte.ts";
+import { MessageDelivery } from "./message-delivery.ts";
 import type { CallRecorder } from "./recording/call-recorder.ts";
 import type { Replica } from "./replica.svelte.ts";
 import type { SessionAgent } from "./session-agent.svelte.ts";
 import type { SessionSettingsState } from "./session-settings.svelte.ts";
 import { StreamingReply } from "./streaming-reply.svelte.ts";
 import type { Transcript } from "./transcript.svelte.ts";
-
-/** How an injected message is delivered, in the terms of pi's `sendCustomMessage`. */
-export type Delivery = "append" | "appendAndRun" | "steer" | "followUp" | "nextTurn";
 
 export interface RunHost {
   sessionId: string;
@@ -37,21 +34,19 @@ const RUNNING_ELSEWHERE =
   "This session is running in another tab. Wait for it to finish, or open another session.";
 
 /**
- * Runs the session's pi `Agent`: prompts, retries, stops, injected messages and their delivery, tool
- * approval decisions, the steering and follow-up queues, and the reply that is streaming. Each run and
- * each idle change holds the session's lock and first catches up with other tabs, so two tabs never
- * interleave. The transcript is the Agent's source: it sets the Agent's messages before a run, and the
- * Agent's events become facts through it.
+ * Runs the session's pi `Agent`: the runs that messages start (see `MessageDelivery`), regenerating,
+ * resending and retrying, stops, tool approval decisions, idle changes, and the reply that is streaming.
+ * Each run and each idle change holds the session's lock and first catches up with other tabs, so two
+ * tabs never interleave. The transcript is the Agent's source: it sets the Agent's messages before a run,
+ * and the Agent's events become facts through it.
  */
 export class RunController {
+  /** How the person's messages reach the model; what may not join the facts mid-run waits there. */
+  readonly delivery: MessageDelivery;
   readonly #host: RunHost;
   readonly #agent: SessionAgent;
   readonly #reply: StreamingReply;
   #running = $state(false);
-  /** Bash executions recorded during a run; appended when it ends, as pi's coding agent does. */
-  #heldBash: AgentMessage[] = [];
-  /** Messages appended (without a trigger) during a run: they join the facts when the turn ends. */
-  #afterTurn: AgentMessage[] = [];
   #remoteWhileRunning = false;
   #runPromise: Promise<void> = Promise.resolve();
   #closed = false;
@@ -62,11 +57,15 @@ export class RunController {
     this.#reply = new StreamingReply({
       save: (message) => host.store.saveInflight(host.sessionId, message, host.tabId),
     });
+    this.delivery = new MessageDelivery({
+      running: () => this.#running,
+      run: (start) => this.#run(start),
+      whileIdle: (change) => this.whileIdle(change),
+      queues: host.agent.queues,
+      settings: host.settings,
+      append: (messages) => void host.transcript.append(messages),
+    });
     host.agent.listen((event) => this.#onEvent(event));
-  }
-
-  get #queues(): MessageQueues {
-    return this.#agent.queues;
   }
 
   get running(): boolean {
@@ -82,47 +81,7 @@ export class RunController {
     return this.#reply.active;
   }
 
-  // --- prompting -----------------------------------------------------------------------------------
-
-  /**
-   * Send a prompt, with any messages held for the next turn; during a run it steers instead. Resolves
-   * true when the prompt was taken, false when it could not be (another tab holds the session), so the
-   * person's text is never dropped.
-   */
-  async send(text: string): Promise<boolean> {
-    const prompt = text.trim();
-    if (!prompt) return false;
-    if (this.#running) {
-      this.#queues.steer(createUserMessage(prompt));
-      return true;
-    }
-    return this.#run(async (agent) => {
-      const held = this.#host.settings.takeNextTurn();
-      await agent.prompt([createUserMessage(prompt), ...held]);
-    });
-  }
-
-  steer(text: string): Promise<boolean> {
-    if (!this.#running) return this.send(text);
-    this.#queues.steer(createUserMessage(text));
-    return Promise.resolve(true);
-  }
-
-  followUp(text: string): Promise<boolean> {
-    if (!this.#running) return this.send(text);
-    this.#queues.followUp(createUserMessage(text));
-    return Promise.resolve(true);
-  }
-
-  removeQueued(queue: RunQueue | "nextTurn", index: number): void {
-    if (queue === "nextTurn") void this.#host.settings.removeHeld(index);
-    else this.#queues.remove(queue, index);
-  }
-
-  clearQueues(): void {
-    this.#queues.clear();
-    void this.#host.settings.clearHeld();
-  }
+  // --- runs from elsewhere on the tree, and retries ------------------------------------------------
 
   /**
    * Answer again from before a reply: the path moves back to the fact the reply answered, and a new reply
@@ -179,53 +138,6 @@ export class RunController {
   /** Abort the run; the partial reply is kept and marked aborted. */
   stop(): void {
     this.#agent.abort();
-  }
-
-  /**
-   * Deliver a hand-made message, by the rules of pi's `sendCustomMessage`. Next turn: held for the next
-   * prompt. During a run: steer or follow up through the Agent's queues ("append and run" steers), and a
-   * plain append waits for the end of the turn (appending mid-turn could split a tool call from its
-   * result). Idle: append, or append and run a turn; steering or following up with no run to steer
-   * appends, as in pi (without a trigger, nothing runs).
-   */
-  async inject(message: AgentMessage, delivery: Delivery): Promise<void> {
-    switch (delivery) {
-      case "nextTurn":
-        await this.#host.settings.holdForNextTurn(message);
-        return;
-      case "append":
-        if (this.#running) {
-          this.#afterTurn.push(message);
-          return;
-        }
-        await this.whileIdle(() => void this.#host.transcript.append([message]));
-        return;
-      case "appendAndRun":
-        if (this.#running) {
-          this.#queues.steer(message);
-          return;
-        }
-        await this.#run((agent) => agent.prompt(message));
-        return;
-      case "steer":
-      case "followUp":
-        if (!this.#running) {
-          await this.whileIdle(() => void this.#host.transcript.append([message]));
-          return;
-        }
-        if (delivery === "steer") this.#queues.steer(message);
-        else this.#queues.followUp(message);
-        return;
-    }
-  }
-
-  /** Record a bash execution typed as `!command` (or `!!command`). During a run it waits for the run to end. */
-  async recordBash(message: AgentMessage): Promise<void> {
-    if (this.#running) {
-      this.#heldBash.push(message);
-      return;
-    }
-    await this.whileIdle(() => void this.#host.transcript.append([message]));
   }
 
   /** Decide an approval request. A gated tool call waiting on it continues (or is blocked) at once. */
@@ -317,7 +229,7 @@ export class RunController {
         } finally {
           // Still under the lock: bash recorded during the run lands now, then what others wrote meanwhile.
           this.#running = false;
-          this.#appendHeldBash();
+          this.delivery.runEnded();
           if (this.#remoteWhileRunning) {
             this.#remoteWhileRunning = false;
             await replica.catchUp();
@@ -365,14 +277,6 @@ export class RunController {
     this.#notice(text);
   }
 
-  /** What waited for the run to end: messages appended without a trigger, then bash executions. */
-  #appendHeldBash(): void {
-    const held = [...this.#afterTurn, ...this.#heldBash];
-    this.#afterTurn = [];
-    this.#heldBash = [];
-    if (held.length > 0) this.#host.transcript.append(held);
-  }
-
   /**
    * Facts only this tab has (their write failed) must not be overtaken by another tab's: keep the
    * session's lock until they are stored, so other tabs wait instead of forking the transcript.
@@ -393,7 +297,7 @@ export class RunController {
   #onEvent(event: AgentEvent): void {
     switch (event.type) {
       case "message_start":
-        this.#queues.delivered(event.message);
+        this.#agent.queues.delivered(event.message);
         if (event.message.role === "assistant") this.#reply.start(event.message);
         return;
       case "message_update":
@@ -403,11 +307,7 @@ export class RunController {
         }
         return;
       case "turn_end":
-        if (this.#afterTurn.length > 0) {
-          const waiting = this.#afterTurn;
-          this.#afterTurn = [];
-          this.#host.transcript.append(waiting);
-        }
+        this.delivery.turnEnded();
         return;
       case "message_end": {
         const [entry] = this.#host.transcript.append([event.message]);
