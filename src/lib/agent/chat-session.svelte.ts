@@ -12,7 +12,7 @@ import { modelFromInfo, modelFromRef } from "../models/model-ref.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
 import type { Notices } from "../notices/notices.svelte.ts";
 import { entryRecord, type EntryRecord, type SessionMeta } from "../storage/records.ts";
-import { StorageError, type SessionStore, type WriteResult } from "../storage/session-store.ts";
+import type { SessionStore, WriteResult } from "../storage/session-store.ts";
 import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
 import { TabLock, type SessionLocks, type TabChannel } from "../storage/tab-sync.ts";
 import type { ApprovalDecision } from "./approvals.ts";
@@ -167,23 +167,7 @@ export class ChatSession {
         this.calls.added(call);
         this.#metaStored(next, { broadcast: "meta" });
       },
-      failed: (error) =>
-        deps.notices.post(
-          error instanceof StorageError && error.kind === "quota"
-            ? {
-                // The full disk has its own notice; this one only says what else it stops.
-                key: `calls:${meta.id}`,
-                severity: "info",
-                source: "storage",
-                text: "Model calls are not recorded while the disk is full; the chat is not affected.",
-              }
-            : {
-                key: `calls:${meta.id}`,
-                severity: "warning",
-                source: "storage",
-                text: `A model call could not be recorded (the chat is not affected): ${error.message}`,
-              },
-        ),
+      notices: deps.notices,
     });
     this.#agent = new SessionAgent({
       sessionId: meta.id,
