@@ -2,7 +2,6 @@ import type { AgentMessage, ThinkingLevel } from "@earendil-works/pi-agent-core"
 import { contentText, type Api, type AssistantMessage, type Model } from "@earendil-works/pi-ai";
 import type { ModelInfo } from "../../shared/api-types.ts";
 import type { SessionEntry } from "../messages/entries.ts";
-import { INJECTED_API } from "../messages/factories.ts";
 import type { Visibility } from "../messages/policies.ts";
 import type { PolicyRole } from "../messages/types.ts";
 import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
@@ -22,6 +21,7 @@ import type { MessageQueues, RunQueue } from "./message-queues.svelte.ts";
 import { newSession, type SessionInit } from "./new-session.ts";
 import type { StreamRouter } from "./stream-route.ts";
 import { Replica } from "./replica.svelte.ts";
+import { seenFactCount } from "./seen-facts.ts";
 import { CallLog } from "./recording/call-log.svelte.ts";
 import { CallRecorder } from "./recording/call-recorder.ts";
 import type { Delivery, MessageDelivery } from "./message-delivery.ts";
@@ -98,22 +98,8 @@ export class ChatSession {
     return info ? modelFromInfo(info) : modelFromRef(ref);
   }
 
-  /**
-   * How many leading facts the model has already seen: those in the last request from this tab, and
-   * everything up to the latest model reply (produced from them), which also holds after a reload.
-   */
-  readonly seenCount = $derived.by(() => {
-    const facts = this.facts;
-    let throughReply = 0;
-    for (let index = facts.length - 1; index >= 0; index--) {
-      const fact = facts[index];
-      if (fact?.role === "assistant" && fact.api !== INJECTED_API) {
-        throughReply = index + 1;
-        break;
-      }
-    }
-    return Math.max(throughReply, this.lastRequest?.factCount ?? 0);
-  });
+  /** How many leading facts the model has already seen (see `seenFactCount`). */
+  readonly seenCount = $derived(seenFactCount(this.facts, this.lastRequest?.factCount));
 
   private constructor(
     deps: SessionDeps,
