@@ -75,9 +75,7 @@ export class ChatSession {
   readonly calls: CallLog;
   /** The session as a tree: where it is, what its branches are called, and the moves on it. */
   readonly branches: SessionBranches;
-  #meta = $state.raw<SessionMeta>() as SessionMeta;
   #storage = $state.raw<WriterStatus>({ unsaved: 0, error: undefined });
-  #closed = false;
 
   /** What the model replies of this session used and cost, from their usage records. */
   readonly usage = $derived(sumUsage(this.facts));
@@ -108,7 +106,6 @@ export class ChatSession {
   ) {
     this.#deps = deps;
     this.id = meta.id;
-    this.#meta = meta;
     const lock = new TabLock(deps.locks, meta.id);
     const transcript = new Transcript(
       stored.records,
@@ -121,37 +118,44 @@ export class ChatSession {
         store: deps.store,
         sessionId: meta.id,
         notices: deps.notices,
-        onStored: (next) => this.#metaStored(next, { broadcast: "meta" }),
+        onStored: (next) => this.#replica.announce(next, "meta"),
       },
       meta.settings,
     );
     this.#writer = new SessionWriter(deps.store, meta.id, stored, {
       onStatus: (status) => this.#storageStatus(status),
-      onWritten: (result) => this.#written(result),
+      onWritten: (result) => {
+        this.#replica.announce(result.meta, "written");
+        this.#replica.clearInflightIfDone(this.#runs.streamingActive);
+      },
       exclusive: async (write) => (await lock.run(write)).acquired,
-      meta: () => ({ ...this.#meta, settings: this.#settings.current }),
+      meta: () => ({ ...this.#replica.meta, settings: this.#settings.current }),
       leaf: () => transcript.leafId,
     });
     transcript.bindSink(this.#writer);
     this.#replica = new Replica({
       store: deps.store,
       sessionId: meta.id,
+      meta,
       locks: deps.locks,
+      channel: deps.channel,
       tabId: deps.tabId,
       notices: deps.notices,
       transcript,
       writer: this.#writer,
-      adoptMeta: (next) => this.adoptMeta(next),
+      onStored: deps.onStored,
+      metaAdopted: (next, previous) => this.#metaAdopted(next, previous),
+      deferToRun: () => this.#runs.deferRemote(),
     });
     this.calls = new CallLog(deps.store, meta.id);
     this.#recorder = new CallRecorder({
       store: deps.store,
       sessionId: meta.id,
-      keptBytes: () => this.#meta.callBytes ?? 0,
+      keptBytes: () => this.#replica.meta.callBytes ?? 0,
       fetchPayload: (callId) => deps.router.payload?.(callId),
       recorded: (call, next) => {
         this.calls.added(call);
-        this.#metaStored(next, { broadcast: "meta" });
+        this.#replica.announce(next, "meta");
       },
       notices: deps.notices,
     });
@@ -225,7 +229,7 @@ export class ChatSession {
   // --- state -------------------------------------------------------------------------------------
 
   get meta(): SessionMeta {
-    return this.#meta;
+    return this.#replica.meta;
   }
   get facts(): readonly AgentMessage[] {
     return this.#transcript.facts;
@@ -374,21 +378,12 @@ export class ChatSession {
 
   /** Another tab wrote to this session (its new metadata is announced): read what it wrote. */
   applyRemoteWrite(meta?: SessionMeta): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    if (meta && meta.revision <= this.#writer.revision) return Promise.resolve();
-    // A running turn owns the transcript; what others wrote is read when it ends.
-    if (this.#runs.deferRemote()) return Promise.resolve();
-    return this.#replica.catchUp();
+    return this.#replica.applyRemoteWrite(meta);
   }
 
   /** Another tab changed this session's settings or title. */
   adoptMeta(meta: SessionMeta): void {
-    if (this.#closed) return;
-    const newCalls = (meta.nextCallSeq ?? 0) > (this.#meta.nextCallSeq ?? 0);
-    this.#meta = meta;
-    this.#settings.adopt(meta.settings);
-    // Another tab recorded calls: a calls view that is open reads them.
-    if (newCalls && this.calls.state === "ready") void this.calls.load({ again: true });
+    this.#replica.adoptMeta(meta);
   }
 
   setRunningElsewhere(running: boolean): void {
@@ -405,7 +400,6 @@ export class ChatSession {
    * partial reply is stored (as aborted) before the writer stops.
    */
   async close({ discard = false } = {}): Promise<void> {
-    this.#closed = true;
     this.#replica.close();
     try {
       await this.#runs.close();
@@ -420,16 +414,11 @@ export class ChatSession {
 
   // --- internals -----------------------------------------------------------------------------------
 
-  #written(result: WriteResult): void {
-    this.#metaStored(result.meta, { broadcast: "written" });
-    this.#replica.clearInflightIfDone(this.#runs.streamingActive);
-  }
-
-  #metaStored(meta: SessionMeta, { broadcast }: { broadcast: "written" | "meta" }): void {
-    this.#meta = meta;
-    if (broadcast === "written") this.#deps.channel.post({ type: "written", sessionId: this.id, meta });
-    else this.#deps.channel.post({ type: "meta", sessionId: this.id, meta });
-    this.#deps.onStored?.(meta);
+  #metaAdopted(meta: SessionMeta, previous: SessionMeta): void {
+    this.#settings.adopt(meta.settings);
+    // Another tab recorded calls: a calls view that is open reads them.
+    if ((meta.nextCallSeq ?? 0) > (previous.nextCallSeq ?? 0) && this.calls.state === "ready")
+      void this.calls.load({ again: true });
   }
 
   #storageStatus(status: WriterStatus): void {
