@@ -60,7 +60,7 @@ describe("branches", () => {
       "assistant:reply 3",
     ]);
     // Both branches stay: the reply the branch started from has two children now.
-    const fork = session.entryIdAt(2) as string;
+    const fork = session.branches.entryIdAt(2) as string;
     await session.branches.treeCode();
     expect(session.branches.tree?.children.get(fork)?.length).toBe(2);
     expect(session.branches.tree?.byId.has(oldLeaf as string)).toBe(true);
@@ -70,7 +70,7 @@ describe("branches", () => {
 
   it("switches back to the other branch at its latest leaf, and the next request follows that path", async () => {
     const { session } = await twoTurns();
-    const secondPrompt = session.entryIdAt(3) as string;
+    const secondPrompt = session.branches.entryIdAt(3) as string;
     await session.branches.branchFrom(2);
     await session.send("instead");
     await session.branches.switchBranch(secondPrompt);
@@ -93,7 +93,7 @@ describe("branches", () => {
 
   it("leaves a summary of the branch it left where the other one continues, and the model reads it", async () => {
     const { session } = await twoTurns();
-    const secondPrompt = session.entryIdAt(3) as string;
+    const secondPrompt = session.branches.entryIdAt(3) as string;
     await session.branches.branchFrom(2);
     await session.send("instead");
     await session.branches.switchBranch(secondPrompt, { summary: "Tried 'instead'; it led nowhere." });
@@ -115,18 +115,18 @@ describe("branches", () => {
 
   it("regenerates a reply on a branch of its own: the request ends at the prompt it answered", async () => {
     const { session } = await twoTurns();
-    const oldReply = session.entryIdAt(4) as string;
+    const oldReply = session.branches.entryIdAt(4) as string;
     await session.branches.regenerate(4);
     expect(lastRequest()).toEqual(["user:first", "assistant:reply 1", "user:second"]);
     expect(roles(session.facts).at(-1)).toBe("assistant:reply 3");
     await session.branches.treeCode();
     expect(session.branches.tree?.byId.has(oldReply)).toBe(true);
-    expect(session.branches.tree?.children.get(session.entryIdAt(3) as string)?.length).toBe(2);
+    expect(session.branches.tree?.children.get(session.branches.entryIdAt(3) as string)?.length).toBe(2);
   });
 
   it("edits and resends a prompt in place of the old one, which stays on its branch", async () => {
     const { session } = await twoTurns();
-    const oldPrompt = session.entryIdAt(3) as string;
+    const oldPrompt = session.branches.entryIdAt(3) as string;
     expect(await session.branches.editAndResend(3, "second, reworded")).toBe(true);
     expect(lastRequest()).toEqual(["user:first", "assistant:reply 1", "user:second, reworded"]);
     expect(roles(session.facts).slice(3)).toEqual(["user:second, reworded", "assistant:reply 3"]);

@@ -270,9 +270,6 @@ export class ChatSession {
     if (first?.role !== "system") return "";
     return contentText(first.content, "");
   }
-  get nextTurn(): readonly AgentMessage[] {
-    return this.#settings.nextTurn;
-  }
   /** Entries of this session that are not stored yet (they are kept and retried). */
   get unsaved(): boolean {
     return this.#writer.pending;
@@ -357,11 +354,6 @@ export class ChatSession {
 
   get leafId(): string | null {
     return this.#transcript.leafId;
-  }
-
-  /** The entry behind the fact at `index`. */
-  entryIdAt(index: number): string | undefined {
-    return this.#transcript.entryIdAt(index);
   }
 
   /** Write whatever is pending now (the "Retry saving" action). */
