@@ -10,15 +10,15 @@ import { ModelViewProjector, type ModelView } from "../model-view/project.ts";
 import { modelFromInfo, modelFromRef } from "../models/model-ref.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
 import type { Notices } from "../notices/notices.svelte.ts";
-import { entryRecord, type EntryRecord, type SessionMeta } from "../storage/records.ts";
-import type { SessionStore, WriteResult } from "../storage/session-store.ts";
+import type { EntryRecord, SessionMeta } from "../storage/records.ts";
+import type { SessionStore } from "../storage/session-store.ts";
 import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
 import { TabLock, type SessionLocks, type TabChannel } from "../storage/tab-sync.ts";
 import type { ApprovalDecision } from "./approvals.ts";
 import type { CallGate } from "./call-gate.svelte.ts";
 import { CallPreferences } from "./call-preferences.svelte.ts";
 import type { MessageQueues, RunQueue } from "./message-queues.svelte.ts";
-import { newSession, type SessionInit } from "./new-session.ts";
+import { storeNewSession, type SessionInit } from "./new-session.ts";
 import type { StreamRouter } from "./stream-route.ts";
 import { Replica } from "./replica.svelte.ts";
 import { seenFactCount } from "./seen-facts.ts";
@@ -189,22 +189,12 @@ export class ChatSession {
 
   /** Create and store a new session. Its first fact is the system message carrying prompt and tools. */
   static async create(deps: SessionDeps, init: SessionInit = {}): Promise<ChatSession> {
-    const { meta, entries } = newSession(init);
-    let stored: WriteResult | undefined;
-    let failure: Error | undefined;
-    try {
-      stored = await deps.store.createSession(meta, entries);
-    } catch (error) {
-      failure = error as Error;
-    }
-    const records = stored?.records ?? entries.map((entry, seq) => entryRecord(meta.id, seq, 0, entry));
-    const session = new ChatSession(deps, stored?.meta ?? meta, { records, meta: stored?.meta });
-    if (failure) {
-      // The writer creates the record on its next attempt; its notice says what went wrong meanwhile.
-      session.#writer.append(entries);
-    }
+    const { meta, entries, stored } = await storeNewSession(deps.store, init);
+    const session = new ChatSession(deps, meta, stored);
+    // Not stored: the writer creates the record on its next attempt; its notice says what went wrong meanwhile.
+    if (!stored.meta) session.#writer.append(entries);
     deps.channel.post({ type: "sessions" });
-    if (stored) deps.onStored?.(stored.meta);
+    if (stored.meta) deps.onStored?.(stored.meta);
     return session;
   }
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { chainEntries } from "../messages/entries.ts";
 import { createUserMessage } from "../messages/factories.ts";
+import { MemorySessionStore } from "../storage/memory-store.ts";
 import { SCHEMA_VERSION } from "../storage/records.ts";
 import { NEW_SESSION_TITLE } from "../storage/session-store.ts";
-import { createSystemFact, newSession } from "./new-session.ts";
+import { createSystemFact, newSession, storeNewSession } from "./new-session.ts";
 import { defaultSettings } from "./session-settings.ts";
 import { DEMO_TOOL_DECLARATIONS } from "./tools/demo-tool-declarations.ts";
 
@@ -66,5 +67,26 @@ describe("newSession", () => {
     const { meta } = newSession({ forkedFrom, piHeader: { type: "session" } }, at);
     expect(meta.forkedFrom).toEqual(forkedFrom);
     expect(meta.piHeader).toEqual({ type: "session" });
+  });
+});
+
+describe("storeNewSession", () => {
+  it("creates the session's records and returns them with the metadata the store wrote", async () => {
+    const store = new MemorySessionStore();
+    const { meta, entries, stored } = await storeNewSession(store, { title: "Stored" });
+    expect(stored.meta).toEqual(meta);
+    expect(stored.records.map((record) => record.entry)).toEqual(entries);
+    expect((await store.loadSession(meta.id))?.meta.title).toBe("Stored");
+  });
+
+  it("opens with the records it would have had when creating them fails, for the writer to store later", async () => {
+    const store = new MemorySessionStore();
+    store.createSession = () => Promise.reject(new Error("no room"));
+    const { meta, entries, stored } = await storeNewSession(store, { title: "Not yet" });
+    expect(stored.meta).toBeUndefined();
+    expect(meta.title).toBe("Not yet");
+    expect(stored.records).toEqual(
+      entries.map((entry, seq) => ({ schema: SCHEMA_VERSION, sessionId: meta.id, seq, rev: 0, entry })),
+    );
   });
 });

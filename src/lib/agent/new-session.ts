@@ -1,8 +1,14 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { createInitialSystemMessage, toToolDeclaration } from "@earendil-works/pi-ai";
 import { chainEntries, type SessionEntry } from "../messages/entries.ts";
-import { SCHEMA_VERSION, type ForkOrigin, type SessionMeta } from "../storage/records.ts";
-import { NEW_SESSION_TITLE } from "../storage/session-store.ts";
+import {
+  entryRecord,
+  SCHEMA_VERSION,
+  type EntryRecord,
+  type ForkOrigin,
+  type SessionMeta,
+} from "../storage/records.ts";
+import { NEW_SESSION_TITLE, type SessionStore } from "../storage/session-store.ts";
 import { defaultSettings, type SessionSettings } from "./session-settings.ts";
 import { DEMO_TOOL_DECLARATIONS } from "./tools/demo-tool-declarations.ts";
 
@@ -56,4 +62,27 @@ export function newSession(
     ...(init.piHeader ? { piHeader: init.piHeader } : {}),
   };
   return { meta, entries };
+}
+
+/** A new session as stored, or as it would have been stored when creating its records failed. */
+export interface CreatedSession {
+  meta: SessionMeta;
+  entries: SessionEntry[];
+  /** What the store holds: the records, and the metadata it returned (none when creating failed). */
+  stored: { records: EntryRecord[]; meta: SessionMeta | undefined };
+}
+
+/**
+ * Store a new session as `init` describes it. A failure is not thrown: the session still opens, with the
+ * records it would have had, and its writer stores them on its next attempt (and says why meanwhile).
+ */
+export async function storeNewSession(store: SessionStore, init: SessionInit): Promise<CreatedSession> {
+  const { meta, entries } = newSession(init);
+  try {
+    const stored = await store.createSession(meta, entries);
+    return { meta: stored.meta, entries, stored: { records: stored.records, meta: stored.meta } };
+  } catch {
+    const records = entries.map((entry, seq) => entryRecord(meta.id, seq, 0, entry));
+    return { meta, entries, stored: { records, meta: undefined } };
+  }
 }
