@@ -7,7 +7,6 @@ import type { PolicyRole } from "../messages/types.ts";
 import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { sumUsage } from "../models/usage.ts";
 import { ModelViewProjector, type ModelView } from "../model-view/project.ts";
-import { modelFromInfo, modelFromRef } from "../models/model-ref.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
 import type { Notices } from "../notices/notices.svelte.ts";
 import type { EntryRecord, SessionMeta } from "../storage/records.ts";
@@ -31,9 +30,6 @@ import { SessionBranches } from "./session-branches.svelte.ts";
 import { SessionSettingsState } from "./session-settings.svelte.ts";
 import type { QueueMode, QueueModes, SessionSettings } from "./session-settings.ts";
 import { Transcript } from "./transcript.svelte.ts";
-
-export type { Delivery } from "./message-delivery.ts";
-export type { LastRequest } from "./session-agent.svelte.ts";
 
 /** What every session needs from the app around it. */
 export interface SessionDeps {
@@ -92,8 +88,7 @@ export class ChatSession {
 
   /** A model by provider and id, with what the catalog knows of it (its API, whether it takes images). */
   modelOf(ref: { provider: string; id: string }): Model<Api> {
-    const info = this.#deps.catalog.find(ref);
-    return info ? modelFromInfo(info) : modelFromRef(ref);
+    return this.#agent.modelOf(ref);
   }
 
   /** How many leading facts the model has already seen (see `seenFactCount`). */

@@ -139,7 +139,11 @@ export class SessionAgent {
 
   /** The model record for the session's model: the catalog's, or a stand-in until it has loaded. */
   model(): Model<Api> {
-    const ref = this.#host.settings.current.model;
+    return this.modelOf(this.#host.settings.current.model);
+  }
+
+  /** A model by provider and id, with what the catalog knows of it (its API, whether it takes images). */
+  modelOf(ref: { provider: string; id: string }): Model<Api> {
     const info = this.#host.catalog.find(ref);
     return info ? modelFromInfo(info) : modelFromRef(ref);
   }
