@@ -4,21 +4,18 @@ import type { ModelInfo } from "../../shared/api-types.ts";
 import type { SessionEntry } from "../messages/entries.ts";
 import type { Visibility } from "../messages/policies.ts";
 import type { PolicyRole } from "../messages/types.ts";
-import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { sumUsage } from "../models/usage.ts";
 import { ModelViewProjector, type ModelView } from "../model-view/project.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
-import type { Notices } from "../notices/notices.svelte.ts";
 import type { EntryRecord, SessionMeta } from "../storage/records.ts";
-import type { SessionStore } from "../storage/session-store.ts";
 import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
-import { TabLock, type SessionLocks, type TabChannel } from "../storage/tab-sync.ts";
+import { TabLock } from "../storage/tab-sync.ts";
 import type { ApprovalDecision } from "./approvals.ts";
 import type { CallGate } from "./call-gate.svelte.ts";
 import { CallPreferences } from "./call-preferences.svelte.ts";
 import type { MessageQueues, RunQueue } from "./message-queues.svelte.ts";
 import { storeNewSession, type SessionInit } from "./new-session.ts";
-import type { StreamRouter } from "./stream-route.ts";
+import type { SessionDeps } from "./session-deps.ts";
 import { Replica } from "./replica.svelte.ts";
 import { seenFactCount } from "./seen-facts.ts";
 import { CallLog } from "./recording/call-log.svelte.ts";
@@ -30,25 +27,6 @@ import { SessionBranches } from "./session-branches.svelte.ts";
 import { SessionSettingsState } from "./session-settings.svelte.ts";
 import type { QueueMode, QueueModes, SessionSettings } from "./session-settings.ts";
 import { Transcript } from "./transcript.svelte.ts";
-
-/** What every session needs from the app around it. */
-export interface SessionDeps {
-  store: SessionStore;
-  catalog: ModelCatalog;
-  /** Where each request goes: a proxy, or the offline models answered in the page. */
-  router: StreamRouter;
-  channel: TabChannel;
-  locks: SessionLocks;
-  notices: Notices;
-  /** This page's id: marks the reply it streams, so other tabs know whose it is. */
-  tabId: string;
-  /** A write of this session was stored: the sessions list takes the new metadata from it. */
-  onStored?: (meta: SessionMeta) => void;
-  /** How storing this session goes (what is unsaved, and the last failure), for the storage notices. */
-  onStorageStatus?: (session: ChatSession, status: WriterStatus) => void;
-  /** The page's choices for model calls (pause before each, Mirror's pace); defaults when absent. */
-  preferences?: CallPreferences;
-}
 
 /**
  * One open session, as the UI sees it. It composes the parts that each do one job — the transcript (the
