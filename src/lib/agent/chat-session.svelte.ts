@@ -30,9 +30,9 @@ import { Transcript } from "./transcript.svelte.ts";
 
 /**
  * One open session, as the UI sees it. It composes the parts that each do one job — the transcript (the
- * facts, their only writer), the writer (storage), the settings, the replica (other tabs), the run
- * controller (the pi `Agent`) and the branches (the session tree) — and derives the model view from the
- * facts.
+ * facts, their only writer), the writer (storage), the settings, the replica (other tabs, and the
+ * metadata), the call recorder, the session's pi `Agent`, the run controller (runs, and the delivery of
+ * messages) and the branches (the session tree) — and derives the model view from the facts.
  */
 export class ChatSession {
   readonly id: string;
@@ -164,7 +164,8 @@ export class ChatSession {
   static async create(deps: SessionDeps, init: SessionInit = {}): Promise<ChatSession> {
     const { meta, entries, stored } = await storeNewSession(deps.store, init);
     const session = new ChatSession(deps, meta, stored);
-    // Not stored: the writer creates the record on its next attempt; its notice says what went wrong meanwhile.
+    // Not stored: the writer creates the record on its next attempt, and its notice says what went wrong
+    // meanwhile.
     if (!stored.meta) session.#writer.append(entries);
     deps.channel.post({ type: "sessions" });
     if (stored.meta) deps.onStored?.(stored.meta);
@@ -200,6 +201,13 @@ export class ChatSession {
   /** The session tree's path projected as pi does: facts, context, what became of each fact. */
   get projection(): SessionProjection {
     return this.#transcript.projection;
+  }
+  /** Every entry of the tree (all branches, in order of creation): what exports write, the anatomy reads. */
+  get entries(): readonly SessionEntry[] {
+    return this.#transcript.entries;
+  }
+  get leafId(): string | null {
+    return this.#transcript.leafId;
   }
   get settings(): SessionSettings {
     return this.#settings.current;
@@ -305,19 +313,7 @@ export class ChatSession {
     return this.#settings.setQueueMode(queue, mode).then(() => this.#agent.applyQueueModes());
   }
 
-  // --- the tree ------------------------------------------------------------------------------------
-
-  /**
-   * Every entry of the session tree, in order of creation (all branches): what exports write, and where
-   * the anatomy finds past calls' facts.
-   */
-  get entries(): readonly SessionEntry[] {
-    return this.#transcript.entries;
-  }
-
-  get leafId(): string | null {
-    return this.#transcript.leafId;
-  }
+  // --- storage and other tabs --------------------------------------------------------------------
 
   /** Write whatever is pending now (the "Retry saving" action). */
   saveNow(): Promise<void> {
@@ -328,8 +324,6 @@ export class ChatSession {
   saveStreamingNow(): void {
     this.#runs.saveStreamingNow();
   }
-
-  // --- other tabs ----------------------------------------------------------------------------------
 
   /** Another tab wrote to this session (its new metadata is announced): read what it wrote. */
   applyRemoteWrite(meta?: SessionMeta): Promise<void> {
