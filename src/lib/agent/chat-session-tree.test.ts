@@ -49,7 +49,7 @@ describe("branches", () => {
       "assistant:reply 2",
     ]);
     const oldLeaf = session.leafId;
-    await session.branchFrom(2);
+    await session.branches.branchFrom(2);
     await session.send("instead");
     expect(lastRequest()).toEqual(["user:first", "assistant:reply 1", "user:instead"]);
     expect(roles(session.facts)).toEqual([
@@ -60,20 +60,20 @@ describe("branches", () => {
       "assistant:reply 3",
     ]);
     // Both branches stay: the reply the branch started from has two children now.
-    const fork = session.entryIdAt(2) as string;
-    await session.treeCode();
-    expect(session.tree?.children.get(fork)?.length).toBe(2);
-    expect(session.tree?.byId.has(oldLeaf as string)).toBe(true);
+    const fork = session.branches.entryIdAt(2) as string;
+    await session.branches.treeCode();
+    expect(session.branches.tree?.children.get(fork)?.length).toBe(2);
+    expect(session.branches.tree?.byId.has(oldLeaf as string)).toBe(true);
     await session.saveNow();
     expect(await stored(store, session.id)).toEqual(roles(session.facts));
   });
 
   it("switches back to the other branch at its latest leaf, and the next request follows that path", async () => {
     const { session } = await twoTurns();
-    const secondPrompt = session.entryIdAt(3) as string;
-    await session.branchFrom(2);
+    const secondPrompt = session.branches.entryIdAt(3) as string;
+    await session.branches.branchFrom(2);
     await session.send("instead");
-    await session.switchBranch(secondPrompt);
+    await session.branches.switchBranch(secondPrompt);
     expect(roles(session.facts)).toEqual([
       "system",
       "user:first",
@@ -93,10 +93,10 @@ describe("branches", () => {
 
   it("leaves a summary of the branch it left where the other one continues, and the model reads it", async () => {
     const { session } = await twoTurns();
-    const secondPrompt = session.entryIdAt(3) as string;
-    await session.branchFrom(2);
+    const secondPrompt = session.branches.entryIdAt(3) as string;
+    await session.branches.branchFrom(2);
     await session.send("instead");
-    await session.switchBranch(secondPrompt, { summary: "Tried 'instead'; it led nowhere." });
+    await session.branches.switchBranch(secondPrompt, { summary: "Tried 'instead'; it led nowhere." });
     const last = session.facts.at(-1);
     expect(last?.role).toBe("branchSummary");
     await session.send("go on");
@@ -109,37 +109,37 @@ describe("branches", () => {
       "user",
       "user",
     ]);
-    const summaryEntry = session.path.find((entry) => entry.type === "branch_summary");
+    const summaryEntry = session.branches.path.find((entry) => entry.type === "branch_summary");
     expect(summaryEntry).toMatchObject({ summary: "Tried 'instead'; it led nowhere." });
   });
 
   it("regenerates a reply on a branch of its own: the request ends at the prompt it answered", async () => {
     const { session } = await twoTurns();
-    const oldReply = session.entryIdAt(4) as string;
-    await session.regenerate(4);
+    const oldReply = session.branches.entryIdAt(4) as string;
+    await session.branches.regenerate(4);
     expect(lastRequest()).toEqual(["user:first", "assistant:reply 1", "user:second"]);
     expect(roles(session.facts).at(-1)).toBe("assistant:reply 3");
-    await session.treeCode();
-    expect(session.tree?.byId.has(oldReply)).toBe(true);
-    expect(session.tree?.children.get(session.entryIdAt(3) as string)?.length).toBe(2);
+    await session.branches.treeCode();
+    expect(session.branches.tree?.byId.has(oldReply)).toBe(true);
+    expect(session.branches.tree?.children.get(session.branches.entryIdAt(3) as string)?.length).toBe(2);
   });
 
   it("edits and resends a prompt in place of the old one, which stays on its branch", async () => {
     const { session } = await twoTurns();
-    const oldPrompt = session.entryIdAt(3) as string;
-    expect(await session.editAndResend(3, "second, reworded")).toBe(true);
+    const oldPrompt = session.branches.entryIdAt(3) as string;
+    expect(await session.branches.editAndResend(3, "second, reworded")).toBe(true);
     expect(lastRequest()).toEqual(["user:first", "assistant:reply 1", "user:second, reworded"]);
     expect(roles(session.facts).slice(3)).toEqual(["user:second, reworded", "assistant:reply 3"]);
-    await session.treeCode();
-    expect(session.tree?.byId.has(oldPrompt)).toBe(true);
-    expect(await session.editAndResend(3, "   ")).toBe(false);
+    await session.branches.treeCode();
+    expect(session.branches.tree?.byId.has(oldPrompt)).toBe(true);
+    expect(await session.branches.editAndResend(3, "   ")).toBe(false);
   });
 });
 
 describe("context edits", () => {
   it("sends the edited content next while the fact keeps the original; its fate shows both", async () => {
     const { session } = await twoTurns();
-    await session.editFact(1, "first, as edited");
+    await session.branches.editFact(1, "first, as edited");
     expect(roles(session.facts)[1]).toBe("user:first");
     const fate = session.projection.fates[1];
     expect(fate?.kind).toBe("edited");
@@ -149,11 +149,11 @@ describe("context edits", () => {
 
   it("omits a fact from the next request and restores it again", async () => {
     const { session } = await twoTurns();
-    await session.omitFact(3);
+    await session.branches.omitFact(3);
     expect(session.projection.fates[3]?.kind).toBe("omitted");
     await session.send("third");
     expect(lastRequest()).toEqual(["user:first", "assistant:reply 1", "assistant:reply 2", "user:third"]);
-    await session.restoreFact(3);
+    await session.branches.restoreFact(3);
     expect(session.projection.fates[3]?.kind).toBe("in");
     await session.send("fourth");
     expect(lastRequest()?.slice(0, 4)).toEqual([
@@ -166,7 +166,7 @@ describe("context edits", () => {
 
   it("survives a reload: edits are entries of the session", async () => {
     const { store, tab, session } = await twoTurns();
-    await session.editFact(1, "edited once");
+    await session.branches.editFact(1, "edited once");
     await session.saveNow();
     await session.close();
     const reopened = await ChatSession.open(tab("b"), session.id);

@@ -1,106 +1,38 @@
 import type { AgentMessage, ThinkingLevel } from "@earendil-works/pi-agent-core";
-import {
-  contentText,
-  createInitialSystemMessage,
-  toToolDeclaration,
-  type Api,
-  type AssistantMessage,
-  type Model,
-} from "@earendil-works/pi-ai";
+import { contentText, type Api, type AssistantMessage, type Model } from "@earendil-works/pi-ai";
 import type { ModelInfo } from "../../shared/api-types.ts";
-import { chainEntries, type EditableContent, type SessionEntry } from "../messages/entries.ts";
-import { editableContent } from "../model-view/session-projection.ts";
-import type { SessionTree } from "../model-view/session-tree.ts";
-
-type TreeCode = typeof import("../model-view/tree-code.ts");
-import { INJECTED_API } from "../messages/factories.ts";
+import type { SessionEntry } from "../messages/entries.ts";
 import type { Visibility } from "../messages/policies.ts";
 import type { PolicyRole } from "../messages/types.ts";
-import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { sumUsage } from "../models/usage.ts";
 import { ModelViewProjector, type ModelView } from "../model-view/project.ts";
-import { modelFromInfo, modelFromRef } from "../models/model-ref.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
-import type { Notices } from "../notices/notices.svelte.ts";
-import { SCHEMA_VERSION, type EntryRecord, type ForkOrigin, type SessionMeta } from "../storage/records.ts";
-import {
-  NEW_SESSION_TITLE,
-  StorageError,
-  type SessionStore,
-  type WriteResult,
-} from "../storage/session-store.ts";
+import type { EntryRecord, SessionMeta } from "../storage/records.ts";
 import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
-import { TabLock, type SessionLocks, type TabChannel } from "../storage/tab-sync.ts";
+import { TabLock } from "../storage/tab-sync.ts";
 import type { ApprovalDecision } from "./approvals.ts";
 import type { CallGate } from "./call-gate.svelte.ts";
 import { CallPreferences } from "./call-preferences.svelte.ts";
 import type { MessageQueues, RunQueue } from "./message-queues.svelte.ts";
-import type { StreamRouter } from "./stream-route.ts";
+import { storeNewSession, type SessionInit } from "./new-session.ts";
+import type { SessionDeps } from "./session-deps.ts";
 import { Replica } from "./replica.svelte.ts";
+import { seenFactCount } from "./seen-facts.ts";
 import { CallLog } from "./recording/call-log.svelte.ts";
 import { CallRecorder } from "./recording/call-recorder.ts";
-import { RunController, type Delivery, type LastRequest } from "./run-controller.svelte.ts";
-import type { NextCallPreview } from "./run-controller.svelte.ts";
+import type { Delivery, MessageDelivery } from "./message-delivery.ts";
+import { RunController } from "./run-controller.svelte.ts";
+import { SessionAgent, type LastRequest, type NextCallPreview } from "./session-agent.svelte.ts";
+import { SessionBranches } from "./session-branches.svelte.ts";
 import { SessionSettingsState } from "./session-settings.svelte.ts";
-import {
-  defaultSettings,
-  type QueueMode,
-  type QueueModes,
-  type SessionSettings,
-} from "./session-settings.ts";
-import { DEMO_TOOL_DECLARATIONS } from "./tools/demo-tool-declarations.ts";
+import type { QueueMode, QueueModes, SessionSettings } from "./session-settings.ts";
 import { Transcript } from "./transcript.svelte.ts";
-
-export type { Delivery, LastRequest } from "./run-controller.svelte.ts";
-
-/** What every session needs from the app around it. */
-export interface SessionDeps {
-  store: SessionStore;
-  catalog: ModelCatalog;
-  /** Where each request goes: a proxy, or the offline models answered in the page. */
-  router: StreamRouter;
-  channel: TabChannel;
-  locks: SessionLocks;
-  notices: Notices;
-  /** This page's id: marks the reply it streams, so other tabs know whose it is. */
-  tabId: string;
-  /** A write of this session was stored: the sessions list takes the new metadata from it. */
-  onStored?: (meta: SessionMeta) => void;
-  /** How storing this session goes (what is unsaved, and the last failure), for the storage notices. */
-  onStorageStatus?: (session: ChatSession, status: WriterStatus) => void;
-  /** The page's choices for model calls (pause before each, Mirror's pace); defaults when absent. */
-  preferences?: CallPreferences;
-}
-
-const DEFAULT_SYSTEM_PROMPT =
-  "You are a helpful assistant inside pi playground. Answer briefly. Use the tools when they help: current_time for the date and time, calculate for arithmetic, save_note to keep a note for the user.";
-
-/** What a new session starts from; everything is optional. */
-export interface SessionInit {
-  title?: string;
-  /** Whether the title is the session's own name; by default, whenever a title is given. */
-  titleIsCustom?: boolean;
-  /** The complete facts, leading system message included; a fresh system message when absent. */
-  facts?: AgentMessage[];
-  /** A whole tree of entries instead of facts (an import, an example with a compaction), and its leaf. */
-  entries?: SessionEntry[];
-  leafId?: string | null;
-  settings?: SessionSettings;
-  systemPrompt?: string;
-  forkedFrom?: ForkOrigin;
-  /** The header of the pi session file it was imported from. */
-  piHeader?: Record<string, unknown>;
-}
-
-/** The leading system message of a new session: the prompt and the declarations of the playground's tools. */
-export function createSystemFact(prompt = DEFAULT_SYSTEM_PROMPT): AgentMessage {
-  return createInitialSystemMessage(prompt, DEMO_TOOL_DECLARATIONS.map(toToolDeclaration)) as AgentMessage;
-}
 
 /**
  * One open session, as the UI sees it. It composes the parts that each do one job — the transcript (the
- * facts, their only writer), the writer (storage), the settings, the replica (other tabs) and the run
- * controller (the pi `Agent`) — and derives the model view from the facts.
+ * facts, their only writer), the writer (storage), the settings, the replica (other tabs, and the
+ * metadata), the call recorder, the session's pi `Agent`, the run controller (runs, and the delivery of
+ * messages) and the branches (the session tree) — and derives the model view from the facts.
  */
 export class ChatSession {
   readonly id: string;
@@ -109,13 +41,15 @@ export class ChatSession {
   readonly #writer: SessionWriter;
   readonly #settings: SessionSettingsState;
   readonly #replica: Replica;
+  readonly #agent: SessionAgent;
   readonly #runs: RunController;
+  readonly #delivery: MessageDelivery;
   readonly #recorder: CallRecorder;
   /** The model calls of this session, read when someone looks. */
   readonly calls: CallLog;
-  #meta = $state.raw<SessionMeta>() as SessionMeta;
+  /** The session as a tree: where it is, what its branches are called, and the moves on it. */
+  readonly branches: SessionBranches;
   #storage = $state.raw<WriterStatus>({ unsaved: 0, error: undefined });
-  #closed = false;
 
   /** What the model replies of this session used and cost, from their usage records. */
   readonly usage = $derived(sumUsage(this.facts));
@@ -132,26 +66,11 @@ export class ChatSession {
 
   /** A model by provider and id, with what the catalog knows of it (its API, whether it takes images). */
   modelOf(ref: { provider: string; id: string }): Model<Api> {
-    const info = this.#deps.catalog.find(ref);
-    return info ? modelFromInfo(info) : modelFromRef(ref);
+    return this.#agent.modelOf(ref);
   }
 
-  /**
-   * How many leading facts the model has already seen: those in the last request from this tab, and
-   * everything up to the latest model reply (produced from them), which also holds after a reload.
-   */
-  readonly seenCount = $derived.by(() => {
-    const facts = this.facts;
-    let throughReply = 0;
-    for (let index = facts.length - 1; index >= 0; index--) {
-      const fact = facts[index];
-      if (fact?.role === "assistant" && fact.api !== INJECTED_API) {
-        throughReply = index + 1;
-        break;
-      }
-    }
-    return Math.max(throughReply, this.lastRequest?.factCount ?? 0);
-  });
+  /** How many leading facts the model has already seen (see `seenFactCount`). */
+  readonly seenCount = $derived(seenFactCount(this.facts, this.lastRequest?.factCount));
 
   private constructor(
     deps: SessionDeps,
@@ -160,7 +79,6 @@ export class ChatSession {
   ) {
     this.#deps = deps;
     this.id = meta.id;
-    this.#meta = meta;
     const lock = new TabLock(deps.locks, meta.id);
     const transcript = new Transcript(
       stored.records,
@@ -173,61 +91,60 @@ export class ChatSession {
         store: deps.store,
         sessionId: meta.id,
         notices: deps.notices,
-        onStored: (next) => this.#metaStored(next, { broadcast: "meta" }),
+        onStored: (next) => this.#replica.announce(next, "meta"),
       },
       meta.settings,
     );
     this.#writer = new SessionWriter(deps.store, meta.id, stored, {
       onStatus: (status) => this.#storageStatus(status),
-      onWritten: (result) => this.#written(result),
+      onWritten: (result) => {
+        this.#replica.announce(result.meta, "written");
+        this.#replica.clearInflightIfDone(this.#runs.streamingActive);
+      },
       exclusive: async (write) => (await lock.run(write)).acquired,
-      meta: () => ({ ...this.#meta, settings: this.#settings.current }),
+      meta: () => ({ ...this.#replica.meta, settings: this.#settings.current }),
       leaf: () => transcript.leafId,
     });
     transcript.bindSink(this.#writer);
     this.#replica = new Replica({
       store: deps.store,
       sessionId: meta.id,
+      meta,
       locks: deps.locks,
+      channel: deps.channel,
       tabId: deps.tabId,
       notices: deps.notices,
       transcript,
       writer: this.#writer,
-      adoptMeta: (next) => this.adoptMeta(next),
+      onStored: deps.onStored,
+      metaAdopted: (next, previous) => this.#metaAdopted(next, previous),
+      deferToRun: () => this.#runs.deferRemote(),
     });
     this.calls = new CallLog(deps.store, meta.id);
     this.#recorder = new CallRecorder({
       store: deps.store,
       sessionId: meta.id,
-      keptBytes: () => this.#meta.callBytes ?? 0,
+      keptBytes: () => this.#replica.meta.callBytes ?? 0,
       fetchPayload: (callId) => deps.router.payload?.(callId),
       recorded: (call, next) => {
         this.calls.added(call);
-        this.#metaStored(next, { broadcast: "meta" });
+        this.#replica.announce(next, "meta");
       },
-      failed: (error) =>
-        deps.notices.post(
-          error instanceof StorageError && error.kind === "quota"
-            ? {
-                // The full disk has its own notice; this one only says what else it stops.
-                key: `calls:${meta.id}`,
-                severity: "info",
-                source: "storage",
-                text: "Model calls are not recorded while the disk is full; the chat is not affected.",
-              }
-            : {
-                key: `calls:${meta.id}`,
-                severity: "warning",
-                source: "storage",
-                text: `A model call could not be recorded (the chat is not affected): ${error.message}`,
-              },
-        ),
+      notices: deps.notices,
+    });
+    this.#agent = new SessionAgent({
+      sessionId: meta.id,
+      catalog: deps.catalog,
+      router: deps.router,
+      transcript,
+      settings: this.#settings,
+      recorder: this.#recorder,
+      modelView: () => this.modelView,
+      preferences: deps.preferences ?? new CallPreferences(),
     });
     this.#runs = new RunController({
       sessionId: meta.id,
       store: deps.store,
-      catalog: deps.catalog,
-      router: deps.router,
       channel: deps.channel,
       tabId: deps.tabId,
       notices: deps.notices,
@@ -237,48 +154,21 @@ export class ChatSession {
       replica: this.#replica,
       recorder: this.#recorder,
       lock,
-      modelView: () => this.modelView,
-      preferences: deps.preferences ?? new CallPreferences(),
+      agent: this.#agent,
     });
+    this.#delivery = this.#runs.delivery;
+    this.branches = new SessionBranches({ transcript, runs: this.#runs });
   }
 
   /** Create and store a new session. Its first fact is the system message carrying prompt and tools. */
   static async create(deps: SessionDeps, init: SessionInit = {}): Promise<ChatSession> {
-    const now = Date.now();
-    const settings = init.settings ?? defaultSettings();
-    const entries = init.entries ?? chainEntries(init.facts ?? [createSystemFact(init.systemPrompt)], null);
-    const meta: SessionMeta = {
-      schema: SCHEMA_VERSION,
-      id: crypto.randomUUID(),
-      title: init.title ?? NEW_SESSION_TITLE,
-      titleIsCustom: init.titleIsCustom ?? init.title !== undefined,
-      createdAt: now,
-      updatedAt: now,
-      messageCount: entries.length,
-      nextSeq: entries.length,
-      revision: 0,
-      leafId: init.leafId !== undefined ? init.leafId : (entries.at(-1)?.id ?? null),
-      settings,
-      ...(init.forkedFrom ? { forkedFrom: init.forkedFrom } : {}),
-      ...(init.piHeader ? { piHeader: init.piHeader } : {}),
-    };
-    let stored: WriteResult | undefined;
-    let failure: Error | undefined;
-    try {
-      stored = await deps.store.createSession(meta, entries);
-    } catch (error) {
-      failure = error as Error;
-    }
-    const records =
-      stored?.records ??
-      entries.map((entry, seq) => ({ schema: SCHEMA_VERSION, sessionId: meta.id, seq, rev: 0, entry }));
-    const session = new ChatSession(deps, stored?.meta ?? meta, { records, meta: stored?.meta });
-    if (failure) {
-      // The writer creates the record on its next attempt; its notice says what went wrong meanwhile.
-      session.#writer.append(entries);
-    }
+    const { meta, entries, stored } = await storeNewSession(deps.store, init);
+    const session = new ChatSession(deps, meta, stored);
+    // Not stored: the writer creates the record on its next attempt, and its notice says what went wrong
+    // meanwhile.
+    if (!stored.meta) session.#writer.append(entries);
     deps.channel.post({ type: "sessions" });
-    if (stored) deps.onStored?.(stored.meta);
+    if (stored.meta) deps.onStored?.(stored.meta);
     return session;
   }
 
@@ -303,7 +193,7 @@ export class ChatSession {
   // --- state -------------------------------------------------------------------------------------
 
   get meta(): SessionMeta {
-    return this.#meta;
+    return this.#replica.meta;
   }
   get facts(): readonly AgentMessage[] {
     return this.#transcript.facts;
@@ -312,15 +202,22 @@ export class ChatSession {
   get projection(): SessionProjection {
     return this.#transcript.projection;
   }
+  /** Every entry of the tree (all branches, in order of creation): what exports write, the anatomy reads. */
+  get entries(): readonly SessionEntry[] {
+    return this.#transcript.entries;
+  }
+  get leafId(): string | null {
+    return this.#transcript.leafId;
+  }
   get settings(): SessionSettings {
     return this.#settings.current;
   }
   get queues(): MessageQueues {
-    return this.#runs.queues;
+    return this.#agent.queues;
   }
   /** The model call held before it is sent, when the page pauses before each call. */
   get callGate(): CallGate {
-    return this.#runs.gate;
+    return this.#agent.gate;
   }
   /** The assistant message streaming right now, updated per frame. */
   get streaming(): AssistantMessage | undefined {
@@ -334,7 +231,7 @@ export class ChatSession {
     return this.#replica.runningElsewhere;
   }
   get lastRequest(): LastRequest | undefined {
-    return this.#runs.lastRequest;
+    return this.#agent.lastRequest;
   }
   get storage(): WriterStatus {
     return this.#storage;
@@ -343,9 +240,6 @@ export class ChatSession {
     const first = this.facts[0];
     if (first?.role !== "system") return "";
     return contentText(first.content, "");
-  }
-  get nextTurn(): readonly AgentMessage[] {
-    return this.#settings.nextTurn;
   }
   /** Entries of this session that are not stored yet (they are kept and retried). */
   get unsaved(): boolean {
@@ -356,45 +250,45 @@ export class ChatSession {
     return this.#transcript.indexOfEntry(entryId);
   }
   isWaitingFor(toolCallId: string | undefined): boolean {
-    return this.#runs.isWaitingFor(toolCallId);
+    return this.#agent.isWaitingFor(toolCallId);
   }
 
   // --- actions (each delegates to the part that owns it) --------------------------------------------
 
   /** Send a prompt; resolves false when it could not be taken (another tab runs the session). */
   send(text: string): Promise<boolean> {
-    return this.#runs.send(text);
+    return this.#delivery.send(text);
   }
   steer(text: string): Promise<boolean> {
-    return this.#runs.steer(text);
+    return this.#delivery.steer(text);
   }
   followUp(text: string): Promise<boolean> {
-    return this.#runs.followUp(text);
+    return this.#delivery.followUp(text);
   }
   retry(): Promise<void> {
     return this.#runs.retry();
   }
   /** What the next call would send if `prompt` were sent now, and its provider's payload; nothing is sent. */
   previewNextCall(prompt?: string): Promise<NextCallPreview> {
-    return this.#runs.previewNext(prompt);
+    return this.#agent.previewNext(prompt);
   }
   stop(): void {
     this.#runs.stop();
   }
   inject(message: AgentMessage, delivery: Delivery): Promise<void> {
-    return this.#runs.inject(message, delivery);
+    return this.#delivery.inject(message, delivery);
   }
   recordBash(message: AgentMessage): Promise<void> {
-    return this.#runs.recordBash(message);
+    return this.#delivery.recordBash(message);
   }
   decide(factIndex: number, status: ApprovalDecision, reason?: string): Promise<void> {
     return this.#runs.decide(factIndex, status, reason);
   }
   removeQueued(queue: RunQueue | "nextTurn", index: number): void {
-    this.#runs.removeQueued(queue, index);
+    this.#delivery.removeQueued(queue, index);
   }
   clearQueues(): void {
-    this.#runs.clearQueues();
+    this.#delivery.clearQueues();
   }
   setSystemPrompt(prompt: string): Promise<void> {
     return this.#runs.setSystemPrompt(prompt);
@@ -416,140 +310,10 @@ export class ChatSession {
   }
 
   setQueueMode(queue: keyof QueueModes, mode: QueueMode): Promise<void> {
-    return this.#settings.setQueueMode(queue, mode).then(() => this.#runs.applyQueueModes());
+    return this.#settings.setQueueMode(queue, mode).then(() => this.#agent.applyQueueModes());
   }
 
-  // --- the tree: branches and context edits (pi's session model) ---------------------------------
-
-  #treeCode = $state.raw<TreeCode | undefined>(undefined);
-  #treeCodeLoading: Promise<TreeCode> | undefined;
-  readonly #tree: SessionTree | undefined = $derived(this.#treeCode?.buildTree(this.entries));
-
-  /** The tree's code, loaded once (see `tree-code.ts`). */
-  treeCode(): Promise<TreeCode> {
-    this.#treeCodeLoading ??= import("../model-view/tree-code.ts").then((code) => (this.#treeCode = code));
-    return this.#treeCodeLoading;
-  }
-
-  /**
-   * Every entry of the session with its branches, for the tree view and branch names; undefined until the
-   * tree's code has loaded, which asking for it starts (readers then see the tree appear).
-   */
-  get tree(): SessionTree | undefined {
-    if (!this.#treeCode) void this.treeCode();
-    return this.#tree;
-  }
-
-  /** A one-line title for an entry, as the tree names it; undefined while the tree's code loads. */
-  entryTitle(entry: SessionEntry): string | undefined {
-    const tree = this.tree;
-    return tree && this.#treeCode?.entryTitle(tree, entry);
-  }
-
-  /** The title of the branch through `entryId`; undefined while the tree's code loads. */
-  branchTitle(entryId: string): string | undefined {
-    const tree = this.tree;
-    return tree && this.#treeCode?.branchTitle(tree, entryId);
-  }
-
-  /** The line the chat shows for a marker entry (a model change, a context edit…); undefined for none. */
-  markerText(entry: SessionEntry): string | undefined {
-    const tree = this.tree;
-    return tree && this.#treeCode?.markerText(tree, entry);
-  }
-
-  /**
-   * Every entry of the session tree, in order of creation (all branches): what exports write, and where
-   * the anatomy finds past calls' facts.
-   */
-  get entries(): readonly SessionEntry[] {
-    return this.#transcript.entries;
-  }
-
-  /** The entries on the path to the leaf (facts, and the markers between them). */
-  get path(): readonly SessionEntry[] {
-    return this.#transcript.path;
-  }
-
-  get leafId(): string | null {
-    return this.#transcript.leafId;
-  }
-
-  /** The entry behind the fact at `index`. */
-  entryIdAt(index: number): string | undefined {
-    return this.#transcript.entryIdAt(index);
-  }
-
-  /**
-   * Continue from the fact at `index`: the facts after it leave the path and stay in the tree, on their
-   * branch; what is sent next starts a new branch there.
-   */
-  branchFrom(index: number): Promise<void> {
-    const id = this.#transcript.entryIdAt(index);
-    if (id === undefined) return Promise.resolve();
-    return this.#runs.whileIdle(() => this.#transcript.moveLeaf(id));
-  }
-
-  /**
-   * Go to another branch (the one through `entryId`, followed to its latest leaf when `followToLeaf`). With
-   * a summary, leave the branch being left summarised where the other one continues, as pi's
-   * `branchWithSummary` does: the model on that branch reads what was tried here.
-   */
-  switchBranch(
-    entryId: string,
-    { summary, followToLeaf = true }: { summary?: string; followToLeaf?: boolean } = {},
-  ): Promise<void> {
-    return this.#switchBranch(entryId, summary, followToLeaf);
-  }
-
-  async #switchBranch(entryId: string, summary: string | undefined, followToLeaf: boolean): Promise<void> {
-    const code = await this.treeCode();
-    const target = followToLeaf ? code.leafOf(this.#tree ?? code.buildTree(this.entries), entryId) : entryId;
-    return this.#runs.whileIdle(() => {
-      const from = this.#transcript.leafId;
-      this.#transcript.moveLeaf(target);
-      const text = summary?.trim();
-      if (text && from !== null)
-        this.#transcript.appendEntry({ type: "branch_summary", fromId: from, summary: text });
-    });
-  }
-
-  /** Replace what the model reads of a fact, keeping the fact itself (a pi context edit). */
-  editFact(index: number, content: EditableContent): Promise<void> {
-    return this.#contextEdit(index, { content });
-  }
-
-  /** Leave a fact out of what the model reads, keeping it among the facts (a pi context edit). */
-  omitFact(index: number): Promise<void> {
-    return this.#contextEdit(index, null);
-  }
-
-  /** Undo the edits of a fact: a last edit that gives the model the original content again. */
-  restoreFact(index: number): Promise<void> {
-    const original = this.facts[index];
-    const content = original ? editableContent(original) : undefined;
-    return content === undefined ? Promise.resolve() : this.#contextEdit(index, { content });
-  }
-
-  #contextEdit(index: number, replacement: { content: EditableContent } | null): Promise<void> {
-    const targetId = this.#transcript.entryIdAt(index);
-    if (targetId === undefined || this.running) return Promise.resolve();
-    return this.#runs.whileIdle(() => {
-      this.#transcript.appendEntry({ type: "context_edit", targetId, replacement });
-    });
-  }
-
-  /** A new reply to what the reply at `index` answered, on a branch of its own. */
-  regenerate(index: number): Promise<void> {
-    const id = this.#transcript.entryIdAt(index);
-    return id === undefined ? Promise.resolve() : this.#runs.regenerate(id);
-  }
-
-  /** Ask again with an edited prompt in place of the one at `index`, on a branch of its own. */
-  editAndResend(index: number, text: string): Promise<boolean> {
-    const id = this.#transcript.entryIdAt(index);
-    return id === undefined ? Promise.resolve(false) : this.#runs.resend(id, text);
-  }
+  // --- storage and other tabs --------------------------------------------------------------------
 
   /** Write whatever is pending now (the "Retry saving" action). */
   saveNow(): Promise<void> {
@@ -561,25 +325,14 @@ export class ChatSession {
     this.#runs.saveStreamingNow();
   }
 
-  // --- other tabs ----------------------------------------------------------------------------------
-
   /** Another tab wrote to this session (its new metadata is announced): read what it wrote. */
   applyRemoteWrite(meta?: SessionMeta): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    if (meta && meta.revision <= this.#writer.revision) return Promise.resolve();
-    // A running turn owns the transcript; what others wrote is read when it ends.
-    if (this.#runs.deferRemote()) return Promise.resolve();
-    return this.#replica.catchUp();
+    return this.#replica.applyRemoteWrite(meta);
   }
 
   /** Another tab changed this session's settings or title. */
   adoptMeta(meta: SessionMeta): void {
-    if (this.#closed) return;
-    const newCalls = (meta.nextCallSeq ?? 0) > (this.#meta.nextCallSeq ?? 0);
-    this.#meta = meta;
-    this.#settings.adopt(meta.settings);
-    // Another tab recorded calls: a calls view that is open reads them.
-    if (newCalls && this.calls.state === "ready") void this.calls.load({ again: true });
+    this.#replica.adoptMeta(meta);
   }
 
   setRunningElsewhere(running: boolean): void {
@@ -596,7 +349,6 @@ export class ChatSession {
    * partial reply is stored (as aborted) before the writer stops.
    */
   async close({ discard = false } = {}): Promise<void> {
-    this.#closed = true;
     this.#replica.close();
     try {
       await this.#runs.close();
@@ -611,16 +363,11 @@ export class ChatSession {
 
   // --- internals -----------------------------------------------------------------------------------
 
-  #written(result: WriteResult): void {
-    this.#metaStored(result.meta, { broadcast: "written" });
-    this.#replica.clearInflightIfDone(this.#runs.streamingActive);
-  }
-
-  #metaStored(meta: SessionMeta, { broadcast }: { broadcast: "written" | "meta" }): void {
-    this.#meta = meta;
-    if (broadcast === "written") this.#deps.channel.post({ type: "written", sessionId: this.id, meta });
-    else this.#deps.channel.post({ type: "meta", sessionId: this.id, meta });
-    this.#deps.onStored?.(meta);
+  #metaAdopted(meta: SessionMeta, previous: SessionMeta): void {
+    this.#settings.adopt(meta.settings);
+    // Another tab recorded calls: a calls view that is open reads them.
+    if ((meta.nextCallSeq ?? 0) > (previous.nextCallSeq ?? 0) && this.calls.state === "ready")
+      void this.calls.load({ again: true });
   }
 
   #storageStatus(status: WriterStatus): void {

@@ -2,7 +2,7 @@
  * Where a queued message lands, in the terms of pi's agent loop and of a held call: the Agent delivers
  * steering messages before its next model call (as many as its steering mode allows per call), follow-ups
  * only when it would otherwise stop, and messages held for the next turn go with the next prompt. A steer
- * made while a call is held joins that call (see RunController).
+ * made while a call is held joins that call (see SessionAgent).
  */
 export type Landing = "thisCall" | "nextCall" | "laterCall" | "whenItWouldStop" | "nextRun" | "nextPrompt";
 

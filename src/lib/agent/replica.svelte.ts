@@ -3,32 +3,41 @@ import type { Notices } from "../notices/notices.svelte.ts";
 import type { SessionMeta } from "../storage/records.ts";
 import type { SessionStore } from "../storage/session-store.ts";
 import type { SessionWriter } from "../storage/session-writer.ts";
-import type { SessionLocks } from "../storage/tab-sync.ts";
+import type { SessionLocks, TabChannel } from "../storage/tab-sync.ts";
 import type { Transcript } from "./transcript.svelte.ts";
 
 export interface ReplicaHost {
   store: SessionStore;
   sessionId: string;
+  /** The session's metadata as it was opened. */
+  meta: SessionMeta;
   locks: SessionLocks;
+  channel: TabChannel;
   tabId: string;
   notices: Notices;
   transcript: Transcript;
   writer: SessionWriter;
-  /** Another tab changed the session's metadata (settings, title): take it. */
-  adoptMeta: (meta: SessionMeta) => void;
+  /** A write of this tab was stored: the sessions list takes the new metadata from it. */
+  onStored?: (meta: SessionMeta) => void;
+  /** Another tab changed the session's metadata (settings, title, recorded calls): the session follows. */
+  metaAdopted: (meta: SessionMeta, previous: SessionMeta) => void;
+  /** A run in progress owns the transcript: true when it takes what others wrote once it ends. */
+  deferToRun: () => boolean;
 }
 
 const INTERRUPTED =
   "Interrupted: the page was closed or reloaded while this reply was streaming. The text received until then is kept.";
 
 /**
- * This tab's copy of a session that other tabs may write too. Tabs announce their writes; this tab reads
- * what it lacks by comparing revisions (one number) and reading only the newer entry versions. It also
- * knows whether another tab is running the session, and brings back, as interrupted, a reply that a
- * closed or crashed tab left streaming.
+ * This tab's copy of a session that other tabs may write too. Tabs announce their writes with the
+ * session's new metadata; this tab reads what it lacks by comparing revisions (one number) and reading
+ * only the newer entry versions. It keeps the session's metadata as last stored here or announced by
+ * another tab (its one writer), knows whether another tab is running the session, and brings back, as
+ * interrupted, a reply that a closed or crashed tab left streaming.
  */
 export class Replica {
   readonly #host: ReplicaHost;
+  #meta = $state.raw<SessionMeta>() as SessionMeta;
   #runningElsewhere = $state(false);
   #chain: Promise<void> = Promise.resolve();
   #closed = false;
@@ -38,6 +47,41 @@ export class Replica {
 
   constructor(host: ReplicaHost) {
     this.#host = host;
+    this.#meta = host.meta;
+  }
+
+  /** The session's metadata: title, settings, revision and counts, as last stored or announced. */
+  get meta(): SessionMeta {
+    return this.#meta;
+  }
+
+  /**
+   * A write of this tab was stored ("written": entries; "meta": settings or a recorded call): its
+   * metadata is the session's now, and the other tabs and the sessions list hear of it.
+   */
+  announce(meta: SessionMeta, kind: "written" | "meta"): void {
+    this.#meta = meta;
+    const { channel, sessionId } = this.#host;
+    if (kind === "written") channel.post({ type: "written", sessionId, meta });
+    else channel.post({ type: "meta", sessionId, meta });
+    this.#host.onStored?.(meta);
+  }
+
+  /** Another tab changed this session's settings or title (or recorded calls): take its metadata. */
+  adoptMeta(meta: SessionMeta): void {
+    if (this.#closed) return;
+    const previous = this.#meta;
+    this.#meta = meta;
+    this.#host.metaAdopted(meta, previous);
+  }
+
+  /** Another tab wrote to this session (its new metadata is announced): read what it wrote. */
+  applyRemoteWrite(meta?: SessionMeta): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    if (meta && meta.revision <= this.#host.writer.revision) return Promise.resolve();
+    // A running turn owns the transcript; what others wrote is read when it ends.
+    if (this.#host.deferToRun()) return Promise.resolve();
+    return this.catchUp();
   }
 
   /** Another tab is running this session; this one shows its writes but does not start its own. */
@@ -69,7 +113,7 @@ export class Replica {
     // Everything newer than our revision was written by another tab; our unsaved entries stay pending.
     transcript.adopt(changes.records, changes.meta.leafId);
     writer.adoptRemote(changes.records, changes.meta);
-    this.#host.adoptMeta(changes.meta);
+    this.adoptMeta(changes.meta);
     if (changes.warnings.length > 0)
       this.#host.notices.post({
         key: `replica-skipped:${sessionId}`,

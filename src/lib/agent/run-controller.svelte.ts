@@ -1,41 +1,22 @@
-import type { Agent, AgentEvent, AgentMessage } from "@earendil-works/pi-agent-core";
-import type { AssistantMessage, Message } from "@earendil-works/pi-ai";
-import type { PayloadResponse } from "../../shared/api-types.ts";
-import type { ModelView } from "../model-view/project.ts";
-import type { CallRecorder } from "./recording/call-recorder.ts";
-import { convertToLlm } from "../messages/convert.ts";
+import type { Agent, AgentEvent } from "@earendil-works/pi-agent-core";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { createUserMessage } from "../messages/factories.ts";
-import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
-import { modelFromInfo, modelFromRef } from "../models/model-ref.ts";
 import type { Notices } from "../notices/notices.svelte.ts";
 import type { SessionStore } from "../storage/session-store.ts";
 import type { SessionWriter } from "../storage/session-writer.ts";
 import type { TabChannel, TabLock } from "../storage/tab-sync.ts";
 import { decided, type ApprovalDecision } from "./approvals.ts";
-import { CallGate } from "./call-gate.svelte.ts";
-import type { CallPreferences } from "./call-preferences.svelte.ts";
-import { MessageQueues, type RunQueue } from "./message-queues.svelte.ts";
-import type { PreviewRequest, RecordedRequest, StreamRouter } from "./stream-route.ts";
+import { MessageDelivery } from "./message-delivery.ts";
+import type { CallRecorder } from "./recording/call-recorder.ts";
 import type { Replica } from "./replica.svelte.ts";
+import type { SessionAgent } from "./session-agent.svelte.ts";
 import type { SessionSettingsState } from "./session-settings.svelte.ts";
 import { StreamingReply } from "./streaming-reply.svelte.ts";
-import { ToolApprovals } from "./tool-approvals.svelte.ts";
 import type { Transcript } from "./transcript.svelte.ts";
-
-/** How an injected message is delivered, in the terms of pi's `sendCustomMessage`. */
-export type Delivery = "append" | "appendAndRun" | "steer" | "followUp" | "nextTurn";
-
-export interface LastRequest {
-  request: RecordedRequest;
-  /** How many facts existed when it was sent: later ones have not been seen by the model yet. */
-  factCount: number;
-}
 
 export interface RunHost {
   sessionId: string;
   store: SessionStore;
-  catalog: ModelCatalog;
-  router: StreamRouter;
   channel: TabChannel;
   tabId: string;
   notices: Notices;
@@ -45,102 +26,46 @@ export interface RunHost {
   replica: Replica;
   recorder: CallRecorder;
   lock: TabLock;
-  /** The session's model view now (kept up to date incrementally by the session). */
-  modelView: () => ModelView;
-  /** The page's choices for model calls: pause before each, and the offline models' pace. */
-  preferences: CallPreferences;
+  /** pi's Agent, wired to the session: what the runs run. */
+  agent: SessionAgent;
 }
-
-/** What would be sent next, and what its provider would receive of it. */
-export interface NextCallPreview {
-  request: PreviewRequest;
-  response: PayloadResponse;
-}
-
-const NO_PREVIEW: PayloadResponse = {
-  payload: { kept: "none", bytes: 0, reason: "this connection cannot build a provider's payload" },
-};
 
 const RUNNING_ELSEWHERE =
   "This session is running in another tab. Wait for it to finish, or open another session.";
 
 /**
- * Runs the session's pi `Agent`: prompts, retries, stops, injected messages and their delivery, tool
- * approvals, the steering and follow-up queues, and the reply that is streaming. Each run and each idle
- * change holds the session's lock and first catches up with other tabs, so two tabs never interleave.
- * The transcript is the Agent's source: it sets the Agent's messages before a run and hands the context
- * to each request through `prepareRequest`, so facts recorded mid-run (an approval) reach the model.
+ * Runs the session's pi `Agent`: the runs that messages start (see `MessageDelivery`), regenerating,
+ * resending and retrying, stops, tool approval decisions, idle changes, and the reply that is streaming.
+ * Each run and each idle change holds the session's lock and first catches up with other tabs, so two
+ * tabs never interleave. The transcript is the Agent's source: it sets the Agent's messages before a run,
+ * and the Agent's events become facts through it.
  */
 export class RunController {
-  readonly queues: MessageQueues;
-  /** Where a call waits for the person when the page pauses before each model call. */
-  readonly gate = new CallGate();
+  /** How the person's messages reach the model; what may not join the facts mid-run waits there. */
+  readonly delivery: MessageDelivery;
   readonly #host: RunHost;
-  /** pi's Agent, once its chunk has loaded (see agent-runtime.ts); every run waits for it. */
-  #agent: Agent | undefined;
-  readonly #agentReady: Promise<Agent>;
+  readonly #agent: SessionAgent;
   readonly #reply: StreamingReply;
-  readonly #approvals: ToolApprovals;
-  #unsubscribe: () => void = () => undefined;
   #running = $state(false);
-  #lastRequest = $state.raw<LastRequest | undefined>(undefined);
-  /** Bash executions recorded during a run; appended when it ends, as pi's coding agent does. */
-  #heldBash: AgentMessage[] = [];
-  /** Messages appended (without a trigger) during a run: they join the facts when the turn ends. */
-  #afterTurn: AgentMessage[] = [];
   #remoteWhileRunning = false;
   #runPromise: Promise<void> = Promise.resolve();
   #closed = false;
 
   constructor(host: RunHost) {
     this.#host = host;
-    const { transcript, settings } = host;
+    this.#agent = host.agent;
     this.#reply = new StreamingReply({
       save: (message) => host.store.saveInflight(host.sessionId, message, host.tabId),
     });
-    this.#approvals = new ToolApprovals({
-      requiresApproval: (toolName) => settings.current.toolApprovals[toolName] === true,
-      record: (request) => void transcript.append([request]),
-      settle: (request, outcome) => void transcript.replaceFact(request, outcome),
+    this.delivery = new MessageDelivery({
+      running: () => this.#running,
+      run: (start) => this.#run(start),
+      whileIdle: (change) => this.whileIdle(change),
+      queues: host.agent.queues,
+      settings: host.settings,
+      append: (messages) => void host.transcript.append(messages),
     });
-    this.queues = new MessageQueues(() => this.#agent);
-    this.#agentReady = import("./agent-runtime.ts").then((runtime) => {
-      const agent = runtime.createSessionAgent({
-        initialState: { model: this.#model(), thinkingLevel: settings.current.thinkingLevel },
-        convertToLlm: (messages) => convertToLlm(messages, settings.current.context.policies),
-        // No transformContext: the transcript's context is already the session projection (compaction
-        // and context edits applied, as pi's session manager applies them).
-        router: host.router,
-        onRequest: (request) => {
-          this.#lastRequest = { request, factCount: transcript.facts.length };
-          return host.recorder.begin(request, this.#sourcesOf(request.messages), transcript.leafId);
-        },
-        onAnswered: (callId) => host.recorder.answered(callId),
-        mirrorSpeed: () => host.preferences.mirrorSpeed,
-        beforeToolCall: this.#approvals.gate,
-        // Every request is built from the transcript as it is now, with the session's current model and
-        // thinking level: pi's hook for replacing the request's context instead of editing the loop's arrays.
-        // It is also the last step before the stream function, so a paused call waits here.
-        prepareRequest: async ({ context }, signal) => {
-          if (host.preferences.pauseBeforeCalls) await this.#hold(signal);
-          return {
-            context: { ...context, messages: transcript.context() },
-            model: this.#model(),
-            thinkingLevel: settings.current.thinkingLevel,
-          };
-        },
-        sessionId: host.sessionId,
-      });
-      // A session closed while the chunk loaded never runs: nothing to bind.
-      if (this.#closed) return agent;
-      this.#agent = agent;
-      transcript.bindAgent(agent);
-      this.#unsubscribe = agent.subscribe((event) => this.#onEvent(event));
-      this.applyQueueModes();
-      return agent;
-    });
-    // A chunk that fails to load is reported by the run that needed it, not as an unhandled rejection.
-    this.#agentReady.catch(() => undefined);
+    host.agent.listen((event) => this.#onEvent(event));
   }
 
   get running(): boolean {
@@ -156,122 +81,7 @@ export class RunController {
     return this.#reply.active;
   }
 
-  get lastRequest(): LastRequest | undefined {
-    return this.#lastRequest;
-  }
-
-  isWaitingFor(toolCallId: string | undefined): boolean {
-    return this.#approvals.isWaiting(toolCallId);
-  }
-
-  /**
-   * The fact behind each message of a request, by identity: the transcript's messages reach the request
-   * as the very objects the model view holds (convertToLlm passes messages through or reuses its cached
-   * conversions), so each sent message is found in the model view and traced to its fact's entry.
-   */
-  #sourcesOf(messages: readonly Message[]): (string | null)[] {
-    const { transcript } = this.#host;
-    const view = this.#host.modelView();
-    // A lookup for this one call, not state.
-    const factOf = new Map<Message, number>();
-    view.messages.forEach((message, index) => factOf.set(message, view.sourceOf[index] ?? -1));
-    return messages.map((message) => {
-      const fact = factOf.get(message);
-      return fact === undefined || fact < 0 ? null : (transcript.entryIdAt(fact) ?? null);
-    });
-  }
-
-  /**
-   * Hold the call until the person continues; Cancel (an abort) rejects, and the run ends unsent. pi polls
-   * the steering queue before this hook, so a steer made while the call waits would otherwise wait for
-   * the call after it; by pi's own contract a steer is delivered before the next model call, and this
-   * call is that one. So what was steered during the hold joins it, through the transcript (as many
-   * messages as the Agent delivers before one call), and the view says so.
-   */
-  async #hold(signal: AbortSignal | undefined): Promise<void> {
-    await this.gate.hold(signal);
-    const joining = this.queues.takeForHeldCall();
-    if (joining.length > 0) this.#host.transcript.append(joining);
-  }
-
-  /** The model record for the session's model: the catalog's, or a stand-in until it has loaded. */
-  #model() {
-    const ref = this.#host.settings.current.model;
-    const info = this.#host.catalog.find(ref);
-    return info ? modelFromInfo(info) : modelFromRef(ref);
-  }
-
-  /**
-   * The request the next call would make now, built as a run builds it: the transcript's context with
-   * `prompt` and the messages held for the next turn appended (after pi's tool declarations), converted
-   * for the model, with the session's model and the stream options the Agent passes on. Nothing is sent.
-   */
-  async nextRequest(prompt?: string): Promise<PreviewRequest> {
-    // The Agent's chunk carries the request builders too; a preview waits for it as a run does.
-    const [agent, runtime] = await Promise.all([this.#agentReady, import("./agent-runtime.ts")]);
-    const { transcript, settings } = this.#host;
-    const text = prompt?.trim();
-    const pending = text ? [createUserMessage(text), ...settings.nextTurn] : [];
-    const added = runtime.declareToolChanges(transcript.context(), pending, agent.state.tools);
-    const messages = convertToLlm(transcript.contextWith(added), settings.current.context.policies);
-    const thinking = settings.current.thinkingLevel;
-    return runtime.previewRequestFor(this.#model(), messages, {
-      reasoning: thinking === "off" ? undefined : thinking,
-      sessionId: agent.sessionId,
-      transport: agent.transport,
-      thinkingBudgets: agent.thinkingBudgets,
-      maxRetryDelayMs: agent.maxRetryDelayMs,
-    });
-  }
-
-  /** The next call's request (see `nextRequest`) and the payload its provider would receive for it. */
-  async previewNext(prompt?: string): Promise<NextCallPreview> {
-    const request = await this.nextRequest(prompt);
-    const response = await this.#host.router.preview?.(request);
-    return { request, response: response ?? NO_PREVIEW };
-  }
-
-  // --- prompting -----------------------------------------------------------------------------------
-
-  /**
-   * Send a prompt, with any messages held for the next turn; during a run it steers instead. Resolves
-   * true when the prompt was taken, false when it could not be (another tab holds the session), so the
-   * person's text is never dropped.
-   */
-  async send(text: string): Promise<boolean> {
-    const prompt = text.trim();
-    if (!prompt) return false;
-    if (this.#running) {
-      this.queues.steer(createUserMessage(prompt));
-      return true;
-    }
-    return this.#run(async (agent) => {
-      const held = this.#host.settings.takeNextTurn();
-      await agent.prompt([createUserMessage(prompt), ...held]);
-    });
-  }
-
-  steer(text: string): Promise<boolean> {
-    if (!this.#running) return this.send(text);
-    this.queues.steer(createUserMessage(text));
-    return Promise.resolve(true);
-  }
-
-  followUp(text: string): Promise<boolean> {
-    if (!this.#running) return this.send(text);
-    this.queues.followUp(createUserMessage(text));
-    return Promise.resolve(true);
-  }
-
-  removeQueued(queue: RunQueue | "nextTurn", index: number): void {
-    if (queue === "nextTurn") void this.#host.settings.removeHeld(index);
-    else this.queues.remove(queue, index);
-  }
-
-  clearQueues(): void {
-    this.queues.clear();
-    void this.#host.settings.clearHeld();
-  }
+  // --- runs from elsewhere on the tree, and retries ------------------------------------------------
 
   /**
    * Answer again from before a reply: the path moves back to the fact the reply answered, and a new reply
@@ -327,63 +137,7 @@ export class RunController {
 
   /** Abort the run; the partial reply is kept and marked aborted. */
   stop(): void {
-    this.#agent?.abort();
-  }
-
-  /**
-   * Deliver a hand-made message, by the rules of pi's `sendCustomMessage`. Next turn: held for the next
-   * prompt. During a run: steer or follow up through the Agent's queues ("append and run" steers), and a
-   * plain append waits for the end of the turn (appending mid-turn could split a tool call from its
-   * result). Idle: append, or append and run a turn; steering or following up with no run to steer
-   * appends, as in pi (without a trigger, nothing runs).
-   */
-  async inject(message: AgentMessage, delivery: Delivery): Promise<void> {
-    switch (delivery) {
-      case "nextTurn":
-        await this.#host.settings.holdForNextTurn(message);
-        return;
-      case "append":
-        if (this.#running) {
-          this.#afterTurn.push(message);
-          return;
-        }
-        await this.whileIdle(() => void this.#host.transcript.append([message]));
-        return;
-      case "appendAndRun":
-        if (this.#running) {
-          this.queues.steer(message);
-          return;
-        }
-        await this.#run((agent) => agent.prompt(message));
-        return;
-      case "steer":
-      case "followUp":
-        if (!this.#running) {
-          await this.whileIdle(() => void this.#host.transcript.append([message]));
-          return;
-        }
-        if (delivery === "steer") this.queues.steer(message);
-        else this.queues.followUp(message);
-        return;
-    }
-  }
-
-  /** The session's queue modes, on the Agent's queues (they apply from the next delivery on). */
-  applyQueueModes(): void {
-    const agent = this.#agent;
-    if (!agent) return;
-    const modes = this.#host.settings.current.queueModes;
-    agent.steeringMode = modes.steering;
-    agent.followUpMode = modes.followUp;
-  }
-
-  /** Record a bash execution typed as `!command` (or `!!command`). During a run it waits for the run to end. */
-  async recordBash(message: AgentMessage): Promise<void> {
-    if (this.#running) {
-      this.#heldBash.push(message);
-      return;
-    }
-    await this.whileIdle(() => void this.#host.transcript.append([message]));
+    this.#agent.abort();
   }
 
   /** Decide an approval request. A gated tool call waiting on it continues (or is blocked) at once. */
@@ -391,7 +145,7 @@ export class RunController {
     const { transcript, replica } = this.#host;
     const fact = transcript.facts[factIndex];
     if (fact?.role !== "approval_request" || fact.status !== "pending") return;
-    if (this.#approvals.resolve(fact.toolCallId, reason ? { status, reason } : { status })) return;
+    if (this.#agent.resolveApproval(fact.toolCallId, reason ? { status, reason } : { status })) return;
     if (replica.runningElsewhere) {
       this.#notice("This session is running in another tab; decide there.");
       return;
@@ -432,7 +186,7 @@ export class RunController {
 
   /** Stop a run in progress and wait until its last fact is handled and a write attempted. */
   async settle(): Promise<void> {
-    this.#agent?.abort();
+    this.#agent.abort();
     await this.#runPromise;
     await this.#host.writer.flush();
   }
@@ -440,10 +194,9 @@ export class RunController {
   /** Stop for good: abort, let the last events be handled (the partial reply is stored), then detach. */
   async close(): Promise<void> {
     this.#closed = true;
-    this.#agent?.abort();
+    this.#agent.stop();
     await this.#runPromise;
-    await this.#agent?.waitForIdle();
-    this.#unsubscribe();
+    await this.#agent.detach();
   }
 
   // --- runs and locking ----------------------------------------------------------------------------
@@ -463,23 +216,20 @@ export class RunController {
   }
 
   async #runLocked(start: (agent: Agent) => Promise<void>): Promise<boolean> {
-    const { channel, sessionId, lock, replica, transcript, writer } = this.#host;
+    const { channel, sessionId, lock, replica, writer } = this.#host;
     try {
       // Loaded as the session opened; a run that starts sooner waits for it here.
-      const agent = await this.#agentReady;
+      const agent = await this.#agent.ready;
       const outcome = await lock.run(async () => {
         channel.post({ type: "running", sessionId, running: true });
         try {
           await this.#catchUp();
-          transcript.syncAgent();
-          agent.state.model = this.#model();
-          agent.state.thinkingLevel = this.#host.settings.current.thinkingLevel;
-          this.applyQueueModes();
+          this.#agent.prepareRun(agent);
           if (!this.#closed) await start(agent);
         } finally {
           // Still under the lock: bash recorded during the run lands now, then what others wrote meanwhile.
           this.#running = false;
-          this.#appendHeldBash();
+          this.delivery.runEnded();
           if (this.#remoteWhileRunning) {
             this.#remoteWhileRunning = false;
             await replica.catchUp();
@@ -527,14 +277,6 @@ export class RunController {
     this.#notice(text);
   }
 
-  /** What waited for the run to end: messages appended without a trigger, then bash executions. */
-  #appendHeldBash(): void {
-    const held = [...this.#afterTurn, ...this.#heldBash];
-    this.#afterTurn = [];
-    this.#heldBash = [];
-    if (held.length > 0) this.#host.transcript.append(held);
-  }
-
   /**
    * Facts only this tab has (their write failed) must not be overtaken by another tab's: keep the
    * session's lock until they are stored, so other tabs wait instead of forking the transcript.
@@ -555,7 +297,7 @@ export class RunController {
   #onEvent(event: AgentEvent): void {
     switch (event.type) {
       case "message_start":
-        this.queues.delivered(event.message);
+        this.#agent.queues.delivered(event.message);
         if (event.message.role === "assistant") this.#reply.start(event.message);
         return;
       case "message_update":
@@ -565,11 +307,7 @@ export class RunController {
         }
         return;
       case "turn_end":
-        if (this.#afterTurn.length > 0) {
-          const waiting = this.#afterTurn;
-          this.#afterTurn = [];
-          this.#host.transcript.append(waiting);
-        }
+        this.delivery.turnEnded();
         return;
       case "message_end": {
         const [entry] = this.#host.transcript.append([event.message]);

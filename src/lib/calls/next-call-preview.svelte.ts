@@ -1,4 +1,4 @@
-import type { NextCallPreview } from "../agent/run-controller.svelte.ts";
+import type { NextCallPreview } from "../agent/session-agent.svelte.ts";
 
 export type PreviewState = "idle" | "building" | "ready" | "failed";
 

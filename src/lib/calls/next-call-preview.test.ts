@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { NextCallPreview } from "../agent/run-controller.svelte.ts";
+import type { NextCallPreview } from "../agent/session-agent.svelte.ts";
 import { NextCallPreviewState } from "./next-call-preview.svelte.ts";
 
 const preview = (id: string): NextCallPreview => ({

@@ -1,4 +1,4 @@
-import type { Delivery } from "../agent/chat-session.svelte.ts";
+import type { Delivery } from "../agent/message-delivery.ts";
 import { LANDING_TEXT } from "../agent/landing.ts";
 
 export interface DeliveryOption {

@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { SvelteSet } from "svelte/reactivity";
 import { isObject } from "../../shared/is-object.ts";
-import type { Delivery } from "../agent/chat-session.svelte.ts";
+import type { Delivery } from "../agent/message-delivery.ts";
 import type { FieldError } from "../messages/validate.ts";
 import type { KeyValueStore } from "../storage/kv.ts";
 import { applicableDelivery } from "./delivery.ts";

@@ -1,5 +1,5 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { SessionInit } from "../agent/chat-session.svelte.ts";
+import type { SessionInit } from "../agent/new-session.ts";
 import type { SessionSettings } from "../agent/session-settings.ts";
 import { messageEntry, newEntryId, pathTo } from "../messages/entries.ts";
 import type { ModelRef } from "../models/model-ref.ts";

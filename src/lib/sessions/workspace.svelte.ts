@@ -1,10 +1,7 @@
 import { createContext } from "svelte";
-import {
-  ChatSession,
-  createSystemFact,
-  type SessionDeps,
-  type SessionInit,
-} from "../agent/chat-session.svelte.ts";
+import { ChatSession } from "../agent/chat-session.svelte.ts";
+import type { SessionDeps, StoringSession } from "../agent/session-deps.ts";
+import { createSystemFact, type SessionInit } from "../agent/new-session.ts";
 import { CallPreferences } from "../agent/call-preferences.svelte.ts";
 import { ProxyConnection } from "../connection/proxy-connection.svelte.ts";
 import { readSettings } from "../agent/session-settings.ts";
@@ -293,7 +290,7 @@ export class Workspace {
     this.#current?.saveStreamingNow();
   }
 
-  async #reportUnsaved(session: ChatSession, status: WriterStatus): Promise<void> {
+  async #reportUnsaved(session: StoringSession, status: WriterStatus): Promise<void> {
     await this.health.reportUnsaved(session.id, session.meta.title, status, {
       exportSession: () => void this.#download(session.id),
       retry: () => void session.saveNow(),

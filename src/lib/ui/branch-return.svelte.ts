@@ -2,7 +2,7 @@ import { createContext } from "svelte";
 import type { SessionEntry } from "../messages/entries.ts";
 import type { SessionTree } from "../model-view/session-tree.ts";
 
-/** What the banner needs of the session: its tree and path, and the two moves. */
+/** What the banner needs of the session's branches (`ChatSession.branches`): its tree and path, and the two moves. */
 export interface BranchingSession {
   /** Undefined while the tree's code loads. */
   readonly tree: SessionTree | undefined;

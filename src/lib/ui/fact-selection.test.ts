@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createNotification, createUserMessage } from "../messages/factories.ts";
 import { DEFAULT_CONTEXT_SETTINGS } from "../messages/policies.ts";
 import { projectFacts } from "../model-view/project.ts";
-import { createSystemFact } from "../agent/chat-session.svelte.ts";
+import { createSystemFact } from "../agent/new-session.ts";
 import { FactSelection } from "./fact-selection.svelte.ts";
 
 // Facts: 0 system, 1 user, 2 notification (hidden by default), 3 user.

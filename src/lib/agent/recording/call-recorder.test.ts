@@ -2,7 +2,9 @@ import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import type { PayloadResponse } from "../../../shared/api-types.ts";
 import { zeroUsage } from "../../../shared/usage.ts";
+import { Notices } from "../../notices/notices.svelte.ts";
 import { MemorySessionStore } from "../../storage/memory-store.ts";
+import { StorageError } from "../../storage/session-store.ts";
 import type { RecordedRequest } from "../stream-route.ts";
 import { CallRecorder, type CallRecorderHost } from "./call-recorder.ts";
 import { testSessionMeta } from "../../storage/session-meta.test-support.ts";
@@ -33,20 +35,20 @@ async function recordOne(fetchPayload: CallRecorderHost["fetchPayload"], { answe
   const store = new MemorySessionStore();
   await store.createSession(testSessionMeta("s", { title: "t", createdAt: 0, updatedAt: 0 }), []);
   const asked: string[] = [];
+  const notices = new Notices();
   const recorder = new CallRecorder({
     store,
     sessionId: "s",
     keptBytes: () => 0,
     fetchPayload: fetchPayload && ((callId) => (asked.push(callId), fetchPayload(callId))),
     recorded: () => undefined,
-    failed: (error) => {
-      throw error;
-    },
+    notices,
   });
   const callId = recorder.begin(request, [null], null);
   if (answered) recorder.answered(callId);
   recorder.end(reply, undefined, 10);
   await recorder.settled();
+  expect(notices.find("calls:s")).toBeUndefined();
   return {
     body: await store.readCallBody("s", 0),
     summary: (await store.listCalls("s")).calls[0],
@@ -99,6 +101,39 @@ describe("CallRecorder and the provider payload", () => {
       kept: "none",
       bytes: 0,
       reason: "the call was stopped before any proxy answered its request",
+    });
+  });
+});
+
+describe("CallRecorder when storing fails", () => {
+  async function failing(error: Error) {
+    const store = new MemorySessionStore();
+    store.appendCall = () => Promise.reject(error);
+    const notices = new Notices();
+    const recorder = new CallRecorder({
+      store,
+      sessionId: "s",
+      keptBytes: () => 0,
+      recorded: () => undefined,
+      notices,
+    });
+    recorder.begin(request, [null], null);
+    recorder.end(reply, undefined, 10);
+    await recorder.settled();
+    return notices.find("calls:s");
+  }
+
+  it("says only what a full disk stops, as the disk has its own notice", async () => {
+    expect(await failing(new StorageError("quota", "full"))).toMatchObject({
+      severity: "info",
+      text: "Model calls are not recorded while the disk is full; the chat is not affected.",
+    });
+  });
+
+  it("says why any other failure left a call unrecorded, and that the chat goes on", async () => {
+    expect(await failing(new Error("the database went away"))).toMatchObject({
+      severity: "warning",
+      text: "A model call could not be recorded (the chat is not affected): the database went away",
     });
   });
 });

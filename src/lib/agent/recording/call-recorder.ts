@@ -1,7 +1,8 @@
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { PayloadResponse } from "../../../shared/api-types.ts";
+import type { Notices } from "../../notices/notices.svelte.ts";
 import type { CallRecord, SessionMeta } from "../../storage/records.ts";
-import type { SessionStore } from "../../storage/session-store.ts";
+import { StorageError, type SessionStore } from "../../storage/session-store.ts";
 import type { RecordedRequest } from "../stream-route.ts";
 import type { OpenCall } from "./call-record.ts";
 
@@ -13,7 +14,8 @@ export interface CallRecorderHost {
   /** The provider payload the proxy captured for this call (and its endpoint); undefined when none can tell. */
   fetchPayload?: (callId: string) => Promise<PayloadResponse> | undefined;
   recorded: (call: CallRecord, meta: SessionMeta) => void;
-  failed: (error: Error) => void;
+  /** Where a call that could not be recorded is said (the chat goes on without it). */
+  notices: Notices;
 }
 
 /**
@@ -55,13 +57,33 @@ export class CallRecorder {
     this.#chain = this.#chain
       .then(() => this.#store(open, reply, replyEntryId, now))
       .catch((error: unknown) => {
-        this.#host.failed(error as Error);
+        this.#failed(error as Error);
       });
   }
 
   /** Resolves when every call ended so far is stored (or failed to be). */
   settled(): Promise<void> {
     return this.#chain;
+  }
+
+  #failed(error: Error): void {
+    const key = `calls:${this.#host.sessionId}`;
+    this.#host.notices.post(
+      error instanceof StorageError && error.kind === "quota"
+        ? {
+            // The full disk has its own notice; this one only says what else it stops.
+            key,
+            severity: "info",
+            source: "storage",
+            text: "Model calls are not recorded while the disk is full; the chat is not affected.",
+          }
+        : {
+            key,
+            severity: "warning",
+            source: "storage",
+            text: `A model call could not be recorded (the chat is not affected): ${error.message}`,
+          },
+    );
   }
 
   async #store(
