@@ -22,7 +22,8 @@ import { checkToken, createOriginGuard } from "./request-guard.ts";
 import { parseStreamRequest, type StreamRequest } from "../shared/stream-request.ts";
 import { captureJson, payloadResponseJson, type StoredPayload } from "../shared/payloads/captured-json.ts";
 import { capturePayload, missingPayloadReason } from "../shared/payloads/call-capture.ts";
-import { answerPayload, payloadRouteCallId, PREVIEW_PATH } from "../shared/payloads/payload-route.ts";
+import { answerPayload, PREVIEW_PATH } from "../shared/payloads/payload-route.ts";
+import { answerPreflight, apiPath, routeOf, TOKEN_ROUTES } from "./api-routes.ts";
 import { DEFAULT_PAYLOAD_LIMITS, PayloadStore } from "../shared/payloads/payload-store.ts";
 import { previewPayload } from "../shared/payloads/preview.ts";
 import { MIRROR_PROVIDER_ID } from "../shared/mirror/mirror-id.ts";
@@ -79,51 +80,6 @@ export const DEFAULT_LIMITS = {
 
 export function createToken(): string {
   return randomBytes(24).toString("base64url");
-}
-
-const ROUTES: Record<string, string> = {
-  "/api/session": "GET",
-  "/api/models": "GET",
-  "/api/stream": "POST",
-  [PREVIEW_PATH]: "POST",
-};
-
-/** The route a path names: one of ROUTES, or a call's payload (`/api/calls/:callId/payload`, GET). */
-function routeOf(path: string): { method: string; callId?: string } | undefined {
-  const method = ROUTES[path];
-  if (method) return { method };
-  const callId = payloadRouteCallId(path);
-  return callId === undefined ? undefined : { method: "GET", callId };
-}
-
-/** Routes that read or spend what only the page's own origin (or the operator) may: they need the token. */
-const TOKEN_ROUTES = new Set(["/api/stream", PREVIEW_PATH]);
-
-/** How long a browser may reuse a preflight answer before asking again. */
-const PREFLIGHT_MAX_AGE_SECONDS = 600;
-
-/**
- * A listed origin's preflight: the route's one method and the two headers `streamProxy` sends. Chromium
- * asks loopback servers for consent to be reached from other sites (Private Network Access); the operator
- * gave it by listing the origin.
- */
-function answerPreflight(req: IncomingMessage, res: ServerResponse, method: string): void {
-  const headers: Record<string, string> = {
-    "Access-Control-Allow-Methods": method,
-    "Access-Control-Allow-Headers": "Authorization, Content-Type",
-    "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE_SECONDS),
-  };
-  if (req.headers["access-control-request-private-network"] === "true") {
-    headers["Access-Control-Allow-Private-Network"] = "true";
-  }
-  res.writeHead(204, headers);
-  res.end();
-}
-
-/** The pathname of a request for the API, or undefined for anything else (the app's own pages and assets). */
-export function apiPath(url: string | undefined): string | undefined {
-  const path = new URL(url ?? "/", "http://placeholder").pathname;
-  return path === "/api" || path.startsWith("/api/") ? path : undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { ServerResponse, type Server } from "node:http";
 import type { Http2SecureServer, Http2ServerResponse } from "node:http2";
 import type { Connect, Plugin } from "vite";
-import { apiPath, createApiHandler, type ApiHandler } from "./api-handler.ts";
+import { createApiHandler, type ApiHandler } from "./api-handler.ts";
+import { apiPath } from "./api-routes.ts";
 import { createModelRegistry } from "./model-registry.ts";
 import type { ServerEnv } from "./server-env.ts";
 import {

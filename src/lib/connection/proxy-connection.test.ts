@@ -1,32 +1,25 @@
-import type { Api, AssistantMessage, Model } from "@earendil-works/pi-ai";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { withFetch } from "../agent/scoped-fetch.ts";
 import { zeroUsage } from "../../shared/usage.ts";
-import { IN_PAGE_PROXY_URL, ProxyConnection, type ConnectionOptions } from "./proxy-connection.svelte.ts";
+import { IN_PAGE_PROXY_URL, ProxyConnection } from "./proxy-connection.svelte.ts";
+import {
+  connection,
+  MemoryStorage,
+  model,
+  network,
+  page,
+  PAGE_URL,
+  REMOTE,
+  TOKEN,
+} from "./proxy-connection.test-support.ts";
 
-const PAGE_URL = "http://127.0.0.1:8080/playground";
-const page = { protocol: "http:", origin: "http://127.0.0.1:8080" };
-const REMOTE = "http://127.0.0.1:4180";
-const TOKEN = "remote-token-0123456789abc";
+/**
+ * Where a ProxyConnection sends requests: at start, after connecting to a proxy or forgetting it by
+ * hand, and when the proxy in use goes away mid-session.
+ */
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-
-function model(provider: string, id: string): Model<Api> {
-  return {
-    id,
-    name: id,
-    api: provider,
-    provider,
-    baseUrl: "",
-    reasoning: false,
-    input: ["text"],
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    contextWindow: 0,
-    maxTokens: 0,
-  };
-}
-
+/** A reply that ended in an error, as a route is told of it when the call settles. */
 function failed(errorMessage: string): AssistantMessage {
   return {
     role: "assistant",
@@ -39,87 +32,6 @@ function failed(errorMessage: string): AssistantMessage {
     errorMessage,
     timestamp: 0,
   };
-}
-
-class MemoryStorage {
-  readonly items = new Map<string, string>();
-  getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.items.set(key, value);
-  }
-  removeItem(key: string) {
-    this.items.delete(key);
-  }
-}
-
-/** What a proxy's payload routes answer: which proxy answered, and what it was asked. */
-function payloadRoutes(url: string, init: RequestInit | undefined, who: string): Response | undefined {
-  const call = /\/api\/calls\/([^/]+)\/payload$/.exec(url)?.[1];
-  if (call === "unknown-call-123")
-    return json(404, {
-      error: "No payload is kept for call unknown-call-123: this proxy did not serve that call.",
-    });
-  if (call) return json(200, { payload: { kept: "all", bytes: 2, value: { who, call } } });
-  if (url.endsWith("/api/preview") && init?.method === "POST")
-    return json(200, {
-      payload: { kept: "all", bytes: 2, value: { who, body: JSON.parse(String(init.body)) } },
-    });
-  return undefined;
-}
-
-/** A little network: which servers are up, and what they answer. */
-function network() {
-  const state = { own: true, ownToken: "own-1", remote: true, remoteAllows: true };
-  const calls: { url: string; init: RequestInit | undefined }[] = [];
-  const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
-    const url = String(input);
-    calls.push({ url, init });
-    if (url.startsWith(PAGE_URL)) {
-      if (!state.own) throw new TypeError("Failed to fetch");
-      if (url.endsWith("/api/session")) return json(200, { token: state.ownToken, maxBodyBytes: 1 });
-      if (url.endsWith("/api/models"))
-        return json(200, { models: [{ provider: "openai", id: "gpt" }], warnings: [] });
-      if (new Headers(init?.headers).get("Authorization") !== `Bearer ${state.ownToken}`)
-        return json(401, {
-          error: "Invalid proxy token: it changes every time the server starts; reload the page.",
-        });
-      const answered = payloadRoutes(url, init, "own");
-      if (answered) return answered;
-    }
-    if (url.startsWith(REMOTE)) {
-      if (!state.remote) throw new TypeError("Failed to fetch");
-      if (!state.remoteAllows) {
-        if (init?.mode === "no-cors") return new Response(null);
-        throw new TypeError("Failed to fetch");
-      }
-      const auth = new Headers(init?.headers).get("Authorization");
-      if (auth !== `Bearer ${TOKEN}`)
-        return json(401, { error: "Invalid proxy token: use the printed one." });
-      if (url.endsWith("/api/session")) return json(200, { token: TOKEN, maxBodyBytes: 1 });
-      if (url.endsWith("/api/models"))
-        return json(200, { models: [{ provider: "local", id: "remote-model" }], warnings: [] });
-      const answered = payloadRoutes(url, init, "remote");
-      if (answered) return answered;
-    }
-    return new Response("Not found", { status: 404 });
-  });
-  return { state, calls, fetchImpl };
-}
-
-function connection(net: ReturnType<typeof network>, extra: Partial<ConnectionOptions> = {}) {
-  const loadInPage = vi.fn(() => import("./in-page-proxy.ts"));
-  const storage = new MemoryStorage();
-  const instance = new ProxyConnection({
-    pageUrl: PAGE_URL,
-    page,
-    storage: storage as unknown as Storage,
-    fetch: net.fetchImpl,
-    loadInPage,
-    ...extra,
-  });
-  return { instance, loadInPage, storage };
 }
 
 describe("ProxyConnection at start", () => {
@@ -321,109 +233,5 @@ describe("a proxy that goes away mid-session", () => {
     route.settled(failed("Provider returned 401: Incorrect API key"));
     await Promise.resolve();
     expect(net.calls.length).toBe(before);
-  });
-});
-
-describe("the payload of a call", () => {
-  it("is asked of the proxy that served it, with the token it used then, wherever requests go now", async () => {
-    const net = network();
-    const { instance } = connection(net);
-    const route = await instance.route(model("openai", "gpt"));
-    route.sent?.("served-by-own-1");
-    await instance.connect({ url: REMOTE, token: TOKEN });
-    expect(instance.endpoint?.kind).toBe("remote");
-    expect(await instance.payload("served-by-own-1")).toEqual({
-      payload: { kept: "all", bytes: 2, value: { who: "own", call: "served-by-own-1" } },
-    });
-    const asked = net.calls.at(-1);
-    expect(asked?.url).toBe(`${PAGE_URL}/api/calls/served-by-own-1/payload`);
-    expect(new Headers(asked?.init?.headers).get("Authorization")).toBe("Bearer own-1");
-    // A call this page did not send (another tab's, before a reload) is asked of the proxy in use.
-    expect((await instance.payload("sent-elsewhere-1")).payload).toMatchObject({ value: { who: "remote" } });
-  });
-
-  it("carries the proxy's sentence when it has none", async () => {
-    const net = network();
-    const { instance } = connection(net);
-    await expect(instance.payload("unknown-call-123")).rejects.toThrow(
-      "No payload is kept for call unknown-call-123: this proxy did not serve that call.",
-    );
-  });
-
-  it("of an offline model answered in the page is the page's: the transformed messages it answered from", async () => {
-    const net = network();
-    net.state.own = false;
-    const { instance } = connection(net);
-    const route = await instance.route(model("mirror", "mirror-instant"));
-    const messages = [{ role: "user", content: "hello page", timestamp: 1 }];
-    const body = JSON.stringify({
-      model: { provider: "mirror", id: "mirror-instant" },
-      context: { messages },
-      options: { metadata: { callId: "in-page-call-1" } },
-    });
-    await (await route.transport?.(`${IN_PAGE_PROXY_URL}/api/stream`, { method: "POST", body }))?.text();
-    route.sent?.("in-page-call-1");
-    expect(await instance.payload("in-page-call-1")).toEqual({
-      payload: {
-        kept: "all",
-        bytes: expect.any(Number),
-        value: { model: "mirror-instant", messages, options: {} },
-      },
-    });
-    expect(net.calls.some((call) => call.url.includes("/api/calls/"))).toBe(false);
-  });
-
-  it("of an offline model answered in the page while the proxy was gone is found in the page", async () => {
-    const net = network();
-    const { instance } = connection(net);
-    const route = await instance.route(model("mirror", "mirror-instant"));
-    net.state.own = false;
-    const body = JSON.stringify({
-      model: { provider: "mirror", id: "mirror-instant" },
-      context: { messages: [{ role: "user", content: "still there?", timestamp: 1 }] },
-      options: { metadata: { callId: "fallback-call-1" } },
-    });
-    await (await route.transport?.(`${PAGE_URL}/api/stream`, { method: "POST", body }))?.text();
-    route.sent?.("fallback-call-1");
-    const { payload } = await instance.payload("fallback-call-1");
-    expect(payload).toMatchObject({ kept: "all", value: { model: "mirror-instant" } });
-  });
-});
-
-describe("previewing the next call", () => {
-  const request = {
-    model: model("openai", "gpt"),
-    context: { messages: [{ role: "user" as const, content: "next", timestamp: 1 }] },
-    options: { maxTokens: 10 },
-  };
-
-  it("posts /api/stream's body to the proxy's /api/preview, with the token", async () => {
-    const net = network();
-    const { instance } = connection(net);
-    const { payload } = await instance.preview(request);
-    expect(payload).toEqual({
-      kept: "all",
-      bytes: 2,
-      value: {
-        who: "own",
-        body: {
-          model: { provider: "openai", id: "gpt" },
-          context: request.context,
-          options: { maxTokens: 10 },
-        },
-      },
-    });
-    expect(new Headers(net.calls.at(-1)?.init?.headers).get("Authorization")).toBe("Bearer own-1");
-  });
-
-  it("previews an offline model in the page without a proxy", async () => {
-    const net = network();
-    net.state.own = false;
-    const { instance } = connection(net);
-    const { payload } = await instance.preview({ ...request, model: model("mirror", "mirror") });
-    expect(payload).toMatchObject({
-      kept: "all",
-      value: { model: "mirror", messages: request.context.messages },
-    });
   });
 });

@@ -5,17 +5,9 @@ import type { Delivery } from "../agent/message-delivery.ts";
 import type { FieldError } from "../messages/validate.ts";
 import type { KeyValueStore } from "../storage/kv.ts";
 import { applicableDelivery } from "./delivery.ts";
-import {
-  buildFromForm,
-  buildFromJson,
-  formFromJson,
-  initialValues,
-  INJECT_KINDS,
-  jsonFromForm,
-  type BuildResult,
-  type FormValues,
-  type InjectKind,
-} from "./forms.ts";
+import { buildFromForm, type BuildResult } from "./form-message.ts";
+import { initialValues, INJECT_KINDS, type FormValues, type InjectKind } from "./forms.ts";
+import { buildFromJson, formFromJson, jsonFromForm } from "./json-tab.ts";
 
 export type DraftTab = "form" | "json";
 

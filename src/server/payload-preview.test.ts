@@ -1,0 +1,84 @@
+import type { Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PayloadResponse } from "../shared/api-types.ts";
+import { stoppedMirrorReply } from "../shared/mirror/mirror.test-support.ts";
+import { sendRequest } from "./api-handler.test-support.ts";
+import { auth, body, call, hello, usePayloadLoopback } from "./payload-capture.test-support.ts";
+
+/** The payload of the next call, built by the provider's real adapter before anything is sent. */
+
+const loopback = usePayloadLoopback();
+const { proxy } = loopback;
+
+describe("POST /api/preview", () => {
+  let port: number;
+  let server: Server;
+  beforeAll(async () => ({ port, server } = await proxy()));
+  afterAll(() => server.close());
+
+  it("builds the payload with the real adapter and sends nothing: the next call sends that very body", async () => {
+    const preview = await sendRequest(port, "/api/preview", {
+      method: "POST",
+      headers: auth,
+      body: body("local", "fixture-tools", hello),
+    });
+    expect(preview.status).toBe(200);
+    const { payload, endpoint } = JSON.parse(preview.body) as PayloadResponse;
+    expect(payload.kept).toBe("all");
+    expect(endpoint?.url).toBe(`http://127.0.0.1:${loopback.fixture.port}/v1/chat/completions`);
+    expect(loopback.fixture.requests).toHaveLength(0);
+    expect(loopback.fixture.events.open).toBe(0);
+
+    // The call itself, made after the preview: the fixture sees one request, the one previewed.
+    await call(port, "after-preview-001", "fixture-tools");
+    expect(loopback.fixture.requests).toHaveLength(1);
+    expect(payload.kept === "all" && payload.value).toEqual(loopback.fixture.requests[0]?.body);
+  });
+
+  it("previews the offline models too, with the provider transform applied", async () => {
+    const stopped = stoppedMirrorReply("I rec", 2);
+    const reply = await sendRequest(port, "/api/preview", {
+      method: "POST",
+      headers: auth,
+      body: body("mirror", "mirror-instant", [...hello, stopped]),
+    });
+    expect(JSON.parse(reply.body)).toEqual({
+      payload: {
+        kept: "all",
+        bytes: expect.any(Number),
+        value: { model: "mirror-instant", messages: hello, options: {} },
+      },
+    });
+  });
+
+  it("says why no payload can be built for a provider without credentials", async () => {
+    const model = loopback.registry.models.getModels("anthropic")[0];
+    const reply = await sendRequest(port, "/api/preview", {
+      method: "POST",
+      headers: auth,
+      body: body("anthropic", model?.id ?? "", hello),
+    });
+    const { payload } = JSON.parse(reply.body) as PayloadResponse;
+    expect(payload).toMatchObject({
+      kept: "none",
+      reason: expect.stringMatching(/ANTHROPIC_API_KEY is not set/),
+    });
+  });
+
+  it("has the stream's guards: token, known model, valid body", async () => {
+    const noToken = await sendRequest(port, "/api/preview", {
+      method: "POST",
+      body: body("local", "fixture-tools", hello),
+    });
+    expect(noToken.status).toBe(401);
+    const unknown = await sendRequest(port, "/api/preview", {
+      method: "POST",
+      headers: auth,
+      body: body("nowhere", "x", hello),
+    });
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.body).error).toBe("Unknown model: nowhere/x is not served by this proxy.");
+    expect((await sendRequest(port, "/api/preview", { headers: auth })).status).toBe(405);
+    expect(loopback.fixture.requests).toHaveLength(0);
+  });
+});
