@@ -14,7 +14,7 @@ import type { ApprovalDecision } from "./approvals.ts";
 import type { CallGate } from "./call-gate.svelte.ts";
 import { CallPreferences } from "./call-preferences.svelte.ts";
 import type { MessageQueues, RunQueue } from "./message-queues.svelte.ts";
-import { storeNewSession, type SessionInit } from "./new-session.ts";
+import type { SessionInit } from "./new-session.ts";
 import type { SessionDeps } from "./session-deps.ts";
 import { Replica } from "./replica.svelte.ts";
 import { seenFactCount } from "./seen-facts.ts";
@@ -162,6 +162,8 @@ export class ChatSession {
 
   /** Create and store a new session. Its first fact is the system message carrying prompt and tools. */
   static async create(deps: SessionDeps, init: SessionInit = {}): Promise<ChatSession> {
+    // Loaded when a session is first created: a returning visitor's page opens a stored one without it.
+    const { storeNewSession } = await import("./new-session.ts");
     const { meta, entries, stored } = await storeNewSession(deps.store, init);
     const session = new ChatSession(deps, meta, stored);
     // Not stored: the writer creates the record on its next attempt, and its notice says what went wrong

@@ -1,7 +1,7 @@
 import { createContext } from "svelte";
 import { ChatSession } from "../agent/chat-session.svelte.ts";
 import type { SessionDeps, StoringSession } from "../agent/session-deps.ts";
-import { createSystemFact, type SessionInit } from "../agent/new-session.ts";
+import type { SessionInit } from "../agent/new-session.ts";
 import { CallPreferences } from "../agent/call-preferences.svelte.ts";
 import { ProxyConnection } from "../connection/proxy-connection.svelte.ts";
 import { readSettings } from "../agent/session-settings.ts";
@@ -220,7 +220,10 @@ export class Workspace {
    * never overwritten. What was kept without being understood, or not applied, is said in a notice.
    */
   async importSession(parsed: ParsedImport): Promise<ChatSession | undefined> {
-    const { planImport, importCalls, importNotice } = await import("./import-session.ts");
+    const [{ planImport, importCalls, importNotice }, { createSystemFact }] = await Promise.all([
+      import("./import-session.ts"),
+      import("../agent/new-session.ts"),
+    ]);
     const plan = planImport(parsed, {
       hasModel: (ref) => this.catalog.find(ref) !== undefined,
       systemFact: () => createSystemFact(),
