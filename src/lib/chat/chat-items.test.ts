@@ -5,7 +5,7 @@ import {
   createInjectedAssistantMessage,
   createUserMessage,
 } from "../messages/factories.ts";
-import { canRetry, layoutChat, placeMarkers } from "./chat-items.ts";
+import { canRetry, ChatLayouter, layoutChat, placeMarkers } from "./chat-items.ts";
 
 describe("layoutChat", () => {
   it("moves tool results into their call, leaves out display:false custom messages, keeps the rest in order", () => {
@@ -50,6 +50,65 @@ describe("layoutChat", () => {
     expect(layout.items.map((item) => item.index)).toEqual([1, 2, 5, 6]);
     expect(layout.results.get("c1")).toEqual({ message: result, index: 3 });
     expect(layout.hiddenCount).toBe(1);
+  });
+});
+
+describe("ChatLayouter", () => {
+  const callOf = (id: string): AgentMessage => ({
+    ...createInjectedAssistantMessage(""),
+    content: [{ type: "toolCall" as const, id, name: "calculate", arguments: {} }],
+  });
+  const resultOf = (id: string): AgentMessage => ({
+    role: "toolResult",
+    toolCallId: id,
+    toolName: "calculate",
+    content: [],
+    isError: false,
+    timestamp: 1,
+  });
+  const comparable = ({ items, messages, results, hiddenCount }: ReturnType<typeof layoutChat>) => ({
+    items,
+    messages,
+    results: [...results],
+    hiddenCount,
+  });
+
+  it("equals a full layout through appends, results, edits and shorter paths", () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const layouter = new ChatLayouter();
+    let facts: AgentMessage[] = [{ role: "system", content: "prompt", timestamp: 0 }];
+    let calls = 0;
+    let laidOut = 0;
+    for (let step = 0; step < 400; step++) {
+      const roll = random();
+      if (roll < 0.35) facts = [...facts, createUserMessage(`q${step}`)];
+      else if (roll < 0.55) facts = [...facts, callOf(`c${++calls}`)];
+      else if (roll < 0.7) facts = [...facts, resultOf(`c${Math.ceil(random() * calls + 1)}`)];
+      else if (roll < 0.78) facts = [...facts, createCustomMessage("note", "n", random() < 0.5)];
+      else if (roll < 0.86 && facts.length > 2)
+        facts = facts.slice(0, 1 + Math.floor(random() * facts.length));
+      else if (roll < 0.94 && facts.length > 2) {
+        // An edited fact is a new object in place of the old one.
+        const at = 1 + Math.floor(random() * (facts.length - 1));
+        facts = facts.map((fact, index) => (index === at ? { ...fact } : fact));
+      } else facts = [...facts];
+      const before = layouter.layout(facts);
+      expect(comparable(before), `step ${step}`).toEqual(comparable(layoutChat(facts)));
+      laidOut += before.items.length;
+    }
+    expect(laidOut).toBeGreaterThan(1_000);
+  });
+
+  it("gives the cards a new map of results when a result arrives, and the same layout for the same facts", () => {
+    const layouter = new ChatLayouter();
+    const facts: AgentMessage[] = [createUserMessage("q"), callOf("c1")];
+    const first = layouter.layout(facts);
+    expect(layouter.layout(facts)).toBe(first);
+    const answered = layouter.layout([...facts, resultOf("c1")]);
+    expect(answered.results).not.toBe(first.results);
+    expect(answered.results.get("c1")?.index).toBe(2);
+    expect(first.results.has("c1")).toBe(false);
   });
 });
 

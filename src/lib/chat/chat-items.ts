@@ -14,10 +14,18 @@ export interface PairedResult {
 
 export interface ChatLayout {
   items: ChatItem[];
+  /** The items' messages, in order: what the chat's heights are kept by. */
+  messages: AgentMessage[];
   /** Tool results by the id of the call they answer, shown inside that call's card. */
-  results: Map<string, PairedResult>;
+  results: ReadonlyMap<string, PairedResult>;
   /** Facts that exist but are not shown in the chat (custom messages with display: false). */
   hiddenCount: number;
+}
+
+/** A layout being built, with the ids of the tool calls seen so far. */
+interface LayoutBuild extends ChatLayout {
+  results: Map<string, PairedResult>;
+  callIds: Set<string>;
 }
 
 /**
@@ -27,27 +35,79 @@ export interface ChatLayout {
  * appears in order. A result whose call is not in the session is shown on its own.
  */
 export function layoutChat(facts: readonly AgentMessage[]): ChatLayout {
-  const callIds = new Set<string>();
-  const results = new Map<string, PairedResult>();
-  const items: ChatItem[] = [];
-  let hiddenCount = 0;
-  facts.forEach((message, index) => {
-    // The leading system message is the system prompt, shown (and edited) above the conversation.
-    if (index === 0 && message.role === "system") return;
-    if (message.role === "assistant") {
-      for (const block of message.content) if (block.type === "toolCall") callIds.add(block.id);
+  return fullLayout(facts);
+}
+
+function fullLayout(facts: readonly AgentMessage[]): LayoutBuild {
+  const build: LayoutBuild = {
+    items: [],
+    messages: [],
+    results: new Map(),
+    hiddenCount: 0,
+    callIds: new Set(),
+  };
+  facts.forEach((message, index) => place(build, message, index));
+  return build;
+}
+
+function place(build: LayoutBuild, message: AgentMessage, index: number): void {
+  // The leading system message is the system prompt, shown (and edited) above the conversation.
+  if (index === 0 && message.role === "system") return;
+  if (message.role === "assistant") {
+    for (const block of message.content) if (block.type === "toolCall") build.callIds.add(block.id);
+  }
+  if (message.role === "toolResult" && build.callIds.has(message.toolCallId)) {
+    build.results.set(message.toolCallId, { message, index });
+    return;
+  }
+  if (message.role === "custom" && !message.display) {
+    build.hiddenCount++;
+    return;
+  }
+  build.items.push({ index, message });
+  build.messages.push(message);
+}
+
+/**
+ * `layoutChat` kept up to date as the session changes, cheaply when facts were only appended (every
+ * message of a run): the earlier facts keep their places and only the new ones are laid out, where a
+ * session of 100,000 facts would otherwise be laid out again at every reply. Any other change is laid
+ * out in full. Either way the result equals `layoutChat`.
+ */
+export class ChatLayouter {
+  #facts: readonly AgentMessage[] = [];
+  #build: LayoutBuild | undefined;
+
+  layout(facts: readonly AgentMessage[]): ChatLayout {
+    const previous = this.#build;
+    const before = this.#facts;
+    this.#facts = facts;
+    if (previous && facts.length >= before.length && startsWith(facts, before)) {
+      if (facts.length === before.length) return previous;
+      const build: LayoutBuild = {
+        items: previous.items.slice(),
+        messages: previous.messages.slice(),
+        results: previous.results,
+        hiddenCount: previous.hiddenCount,
+        // Ids only ever join this set, and only the latest build reads it.
+        callIds: previous.callIds,
+      };
+      const added = facts.slice(before.length);
+      // A new result is shown in its call's card: a new map, so the cards see it.
+      if (added.some((message) => message.role === "toolResult")) build.results = new Map(previous.results);
+      added.forEach((message, offset) => place(build, message, before.length + offset));
+      this.#build = build;
+      return build;
     }
-    if (message.role === "toolResult" && callIds.has(message.toolCallId)) {
-      results.set(message.toolCallId, { message, index });
-      return;
-    }
-    if (message.role === "custom" && !message.display) {
-      hiddenCount++;
-      return;
-    }
-    items.push({ index, message });
-  });
-  return { items, results, hiddenCount };
+    this.#build = fullLayout(facts);
+    return this.#build;
+  }
+}
+
+/** Whether `facts` begins with every one of `before`, object for object (an edited fact is a new object). */
+function startsWith(facts: readonly AgentMessage[], before: readonly AgentMessage[]): boolean {
+  for (let index = before.length - 1; index >= 0; index--) if (facts[index] !== before[index]) return false;
+  return true;
 }
 
 /** The last fact is an assistant reply that failed: the chat offers Retry on it. */
