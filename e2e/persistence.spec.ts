@@ -24,7 +24,8 @@ test("a reload restores the exact transcript, stored one record per message", as
 
   await page.reload();
   await expect(lastReply(page)).toContainText("returned: 2 + 2 = 4");
-  expect(await conversation.locator("[data-fact-index]").allTextContents()).toEqual(before);
+  // The messages' actions load just after the first paint: the same conversation once they are there.
+  await expect.poll(() => conversation.locator("[data-fact-index]").allTextContents()).toEqual(before);
 });
 
 test("a reload during a run keeps what was final and shows the streaming reply as interrupted", async ({

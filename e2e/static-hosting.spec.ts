@@ -73,7 +73,8 @@ test("without a proxy the offline models run in the page: chat, a tool call, the
 
   await page.reload();
   await expect(lastReply(page)).toContainText("I received 8 messages");
-  expect(await conversation.locator("[data-fact-index]").allTextContents()).toEqual(before);
+  // The messages' actions load just after the first paint: the same conversation once they are there.
+  await expect.poll(() => conversation.locator("[data-fact-index]").allTextContents()).toEqual(before);
   expect(await readStoredFacts(page)).toEqual(stored);
   await expect(summary(page)).toHaveText("10 facts → 9 model messages: 1 hidden");
   await expect(page.getByRole("complementary", { name: "Notification (info)" })).toContainText(
