@@ -132,14 +132,6 @@ function anchoredEstimate(
   };
 }
 
-/** pi-ai's estimate of a request: the last reply's usage plus an estimate of what follows it. */
-export function estimateRequest(messages: readonly Message[]): Extract<TokenBasis, { kind: "estimate" }> {
-  const weigher = new Weigher(messages.length * 2);
-  const estimates = new Float64Array(messages.length);
-  messages.forEach((message, index) => (estimates[index] = weigher.weigh(index, message, undefined)));
-  return anchoredEstimate(messages, estimates);
-}
-
 /**
  * Compose a request. With `usage` (a call that returned it) the total is the provider's input count;
  * without, pi-ai's estimate. `sources[i]` names the fact behind `messages[i]`.

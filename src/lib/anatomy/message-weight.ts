@@ -7,12 +7,6 @@ import { CATEGORIES, userTextCategory, type Category } from "./categories.ts";
  * image as 4,800 characters), with pi-ai's token estimate of each: what a composition splits its total by.
  */
 
-interface Weighed {
-  category: Category;
-  chars: number;
-  blocks: number;
-}
-
 const IMAGE_CHARS = 4_800;
 /** pi-ai's estimator: characters per token. */
 const CHARS_PER_TOKEN = 3.5;
@@ -144,17 +138,3 @@ const CATEGORY_INDEX = Object.fromEntries(CATEGORIES.map((category, index) => [c
   Category,
   number
 >;
-
-/** The categories of one message, in characters (for tests and single messages). */
-export function weighMessage(message: Message, sourceRole: string | undefined): Weighed[] {
-  const weigher = new Weigher(4);
-  weigher.weigh(0, message, sourceRole);
-  const out: Weighed[] = [];
-  for (let part = 0; part < weigher.count; part++)
-    out.push({
-      category: CATEGORIES[weigher.categories[part] ?? 0] as Category,
-      chars: weigher.chars[part] ?? 0,
-      blocks: weigher.blocks[part] ?? 0,
-    });
-  return out;
-}

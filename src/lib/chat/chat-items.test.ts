@@ -5,7 +5,7 @@ import {
   createInjectedAssistantMessage,
   createUserMessage,
 } from "../messages/factories.ts";
-import { canRetry, ChatLayouter, layoutChat, placeMarkers } from "./chat-items.ts";
+import { canRetry, ChatLayouter, layoutChat, placeMarkers, type ChatLayout } from "./chat-items.ts";
 
 describe("layoutChat", () => {
   it("moves tool results into their call, leaves out display:false custom messages, keeps the rest in order", () => {
@@ -66,7 +66,7 @@ describe("ChatLayouter", () => {
     isError: false,
     timestamp: 1,
   });
-  const comparable = ({ items, messages, results, hiddenCount }: ReturnType<typeof layoutChat>) => ({
+  const comparable = ({ items, messages, results, hiddenCount }: ChatLayout) => ({
     items,
     messages,
     results: [...results],

@@ -34,11 +34,7 @@ interface LayoutBuild extends ChatLayout {
  * `display: false` are left out (they remain facts, and reach the model regardless), everything else
  * appears in order. A result whose call is not in the session is shown on its own.
  */
-export function layoutChat(facts: readonly AgentMessage[]): ChatLayout {
-  return fullLayout(facts);
-}
-
-function fullLayout(facts: readonly AgentMessage[]): LayoutBuild {
+export function layoutChat(facts: readonly AgentMessage[]): LayoutBuild {
   const build: LayoutBuild = {
     items: [],
     messages: [],
@@ -99,7 +95,7 @@ export class ChatLayouter {
       this.#build = build;
       return build;
     }
-    this.#build = fullLayout(facts);
+    this.#build = layoutChat(facts);
     return this.#build;
   }
 }
