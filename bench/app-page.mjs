@@ -11,7 +11,17 @@ export function instrument() {
     stream: { tokens: 100, intervalMs: 30 },
     /** When the first token of the current stream arrived: before it, the page is sending the request. */
     firstTokenAt: Infinity,
+    /** Settled as the first and the last token are sent: the streaming proper lies between them. */
+    firstToken: Promise.resolve(),
+    lastToken: Promise.resolve(),
     finished: Promise.resolve(),
+    /** Make new first- and last-token promises: before the click, so none of the last stream's is awaited. */
+    expectStream() {
+      bench.firstToken = new Promise((resolve) => (bench.onFirstToken = resolve));
+      bench.lastToken = new Promise((resolve) => (bench.onLastToken = resolve));
+    },
+    onFirstToken: () => undefined,
+    onLastToken: () => undefined,
   };
   window.__bench = bench;
   new PerformanceObserver((list) => {
@@ -58,6 +68,8 @@ export function instrument() {
           sent++;
           if (sent === 1) bench.firstTokenAt = performance.now();
           send({ type: "text_delta", contentIndex: 0, delta: sent % 12 === 0 ? "word.\n\n" : "word " });
+          if (sent === 1) bench.onFirstToken();
+          if (sent === tokens) bench.onLastToken();
         }, intervalMs);
       },
     });
@@ -110,6 +122,7 @@ export async function stream(page, cdp, tokens, intervalMs) {
       window.__bench.longTasks = [];
       window.__bench.frames = [];
       window.__bench.firstTokenAt = Infinity;
+      window.__bench.expectStream();
     },
     [tokens, intervalMs],
   );
@@ -118,6 +131,8 @@ export async function stream(page, cdp, tokens, intervalMs) {
   await send.waitFor();
   // From here on nothing of Playwright's own runs in the page until the stream is over: its DOM queries
   // would be counted as the app's main-thread time.
+  // Main-thread time is read three times: before the click (the whole reply: sending, streaming and
+  // finishing), at the first token and at the last (the streaming proper, per frame between them).
   const before = await taskSeconds(cdp);
   await page.evaluate(async () => {
     window.__bench.recording = true;
@@ -125,7 +140,16 @@ export async function stream(page, cdp, tokens, intervalMs) {
       (candidate) => candidate.textContent?.trim() === "Send",
     );
     button.click();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await window.__bench.firstToken;
+  });
+  const streamStart = await taskSeconds(cdp);
+  const windowStart = await page.evaluate(() => performance.now());
+  const windowEnd = await page.evaluate(async () => {
+    await window.__bench.lastToken;
+    return performance.now();
+  });
+  const streamEnd = await taskSeconds(cdp);
+  await page.evaluate(async () => {
     await window.__bench.finished;
     await new Promise((resolve) => setTimeout(resolve, 200));
     window.__bench.recording = false;
@@ -146,10 +170,13 @@ export async function stream(page, cdp, tokens, intervalMs) {
   const streaming = longTasks.filter((task) => task.start >= firstTokenAt).map((task) => task.duration);
   const sending = longTasks.filter((task) => task.start < firstTokenAt).map((task) => task.duration);
   const frames = allFrames.filter((time) => time >= firstTokenAt);
+  const streamingFrames = allFrames.filter((time) => time >= windowStart && time <= windowEnd).length;
   const gaps = frames.slice(1).map((time, index) => time - frames[index]);
   const dropped = gaps.reduce((sum, gap) => sum + Math.max(0, Math.round(gap / 16.67) - 1), 0);
   return {
     mainThreadMs: (after - before) * 1000,
+    streamingMs: (streamEnd - streamStart) * 1000,
+    streamingFrames,
     longest: streaming.length > 0 ? Math.max(...streaming) : 0,
     longTasks: streaming.length,
     sendLongest: sending.length > 0 ? Math.max(...sending) : 0,

@@ -1,7 +1,7 @@
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createInjectedAssistantMessage } from "../messages/factories.ts";
-import { StreamingReply } from "./streaming-reply.svelte.ts";
+import { SHOW_INTERVAL_MS, StreamingReply } from "./streaming-reply.svelte.ts";
 
 function partial(text: string): AssistantMessage {
   return { ...createInjectedAssistantMessage(text), stopReason: "pending" };
@@ -17,15 +17,26 @@ describe("StreamingReply", () => {
     return { reply, saved };
   }
 
-  it("shows at most one update per frame, with everything received by then", () => {
+  it("shows on a frame at most every SHOW_INTERVAL_MS, with everything received by then", () => {
     const { reply } = setup();
     reply.start(partial(""));
     reply.update(partial("a"));
     reply.update(partial("ab"));
-    reply.update(partial("abc"));
+    // The next frame comes too soon after the start was shown: the reply waits for a later one.
+    vi.advanceTimersByTime(16);
     expect(reply.current?.content).toEqual([{ type: "text", text: "" }]);
+    reply.update(partial("abc"));
     vi.advanceTimersByTime(16);
     expect(reply.current?.content).toEqual([{ type: "text", text: "abc" }]);
+    // Tokens arriving over the following frames are shown together, once the interval has passed again.
+    reply.update(partial("abcd"));
+    vi.advanceTimersByTime(16);
+    reply.update(partial("abcde"));
+    expect(reply.current?.content).toEqual([{ type: "text", text: "abc" }]);
+    vi.advanceTimersByTime(16);
+    expect(reply.current?.content).toEqual([{ type: "text", text: "abcde" }]);
+    expect(SHOW_INTERVAL_MS).toBeGreaterThan(16);
+    expect(SHOW_INTERVAL_MS).toBeLessThanOrEqual(34);
   });
 
   it("shows a copy, so the stream's in-place mutations cannot change what is shown", () => {
