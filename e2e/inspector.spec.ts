@@ -116,3 +116,18 @@ test("the facts list shows the reply while it streams, and the last request is c
     "2 unchanged · 1 added · 0 removed · 0 changed",
   );
 });
+
+test.describe("when the inspector's code cannot be fetched", () => {
+  test.use({ allowConsoleErrors: ["Failed to load resource"] });
+
+  test("the inspector pane says so, and the chat goes on", async ({ page }) => {
+    await page.route(/\/Inspector-[^/]*\.js$/, (route) => route.abort());
+    await openPlayground(page);
+    await page.getByRole("button", { name: "Inspector", exact: true }).click();
+    await expect(page.getByRole("alert")).toContainText(
+      /The inspector could not be loaded: .+\. Reload the page to try again\./,
+    );
+    await sendMessage(page, "still here?");
+    await expect(lastReply(page)).toContainText("still here?");
+  });
+});
