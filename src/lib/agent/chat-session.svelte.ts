@@ -4,7 +4,7 @@ import type { ModelInfo } from "../../shared/api-types.ts";
 import type { SessionEntry } from "../messages/entries.ts";
 import type { Visibility } from "../messages/policies.ts";
 import type { PolicyRole } from "../messages/types.ts";
-import { sumUsage } from "../models/usage.ts";
+import { UsageSummer } from "../models/usage.ts";
 import { ModelViewProjector, type ModelView } from "../model-view/project.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
 import type { EntryRecord, SessionMeta } from "../storage/records.ts";
@@ -52,7 +52,9 @@ export class ChatSession {
   #storage = $state.raw<WriterStatus>({ unsaved: 0, error: undefined });
 
   /** What the model replies of this session used and cost, from their usage records. */
-  readonly usage = $derived(sumUsage(this.facts));
+  // A cache, not state: a session that only grew adds its new replies to the last total.
+  readonly #usageSummer = new UsageSummer();
+  readonly usage = $derived(this.#usageSummer.sum(this.facts));
 
   /** Exactly what the next request will carry (before the new prompt is appended), with provenance. */
   // A cache, not state: the model view of a session that only grew extends the previous one.

@@ -144,10 +144,14 @@ export class Transcript {
   }
 
   #entriesFor(messages: readonly AgentMessage[]): SessionEntry[] {
-    // A compaction records the prompt and tools in force, as pi's does, so the model keeps them.
-    const system = this.projection.context.findLast((message) => message.role === "system");
+    // A compaction records the prompt and tools in force, as pi's does, so the model keeps them. Looked
+    // up only for one: it is a walk back through the whole context, and the prompt is usually its first.
+    const found = messages.some((message) => message.role === "compactionSummary")
+      ? this.projection.context.findLast((message) => message.role === "system")
+      : undefined;
+    const system = found?.role === "system" ? found : undefined;
     return chainEntries(messages, this.#leafId, (id) => this.#byId.has(id)).map((entry) =>
-      asPiEntry(entry, system?.role === "system" ? system : undefined),
+      asPiEntry(entry, system),
     );
   }
 

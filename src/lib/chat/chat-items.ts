@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { ToolResultMessage } from "@earendil-works/pi-ai";
+import { startsWith } from "../../shared/starts-with.ts";
 
 /** One entry of the conversation as people read it; `index` is the fact's position in the session. */
 export interface ChatItem {
@@ -78,7 +79,7 @@ export class ChatLayouter {
     const previous = this.#build;
     const before = this.#facts;
     this.#facts = facts;
-    if (previous && facts.length >= before.length && startsWith(facts, before)) {
+    if (previous && startsWith(facts, before)) {
       if (facts.length === before.length) return previous;
       const build: LayoutBuild = {
         items: previous.items.slice(),
@@ -100,11 +101,6 @@ export class ChatLayouter {
   }
 }
 
-/** Whether `facts` begins with every one of `before`, object for object (an edited fact is a new object). */
-function startsWith(facts: readonly AgentMessage[], before: readonly AgentMessage[]): boolean {
-  for (let index = before.length - 1; index >= 0; index--) if (facts[index] !== before[index]) return false;
-  return true;
-}
 
 /** The last fact is an assistant reply that failed: the chat offers Retry on it. */
 export function canRetry(facts: readonly AgentMessage[]): boolean {

@@ -2,7 +2,7 @@ import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { createInjectedAssistantMessage, createUserMessage } from "../messages/factories.ts";
 import { estimateTokens } from "../model-view/tokens.ts";
-import { replyTokens, sumUsage } from "./usage.ts";
+import { replyTokens, sumUsage, UsageSummer } from "./usage.ts";
 
 function reply(text: string, change: Partial<AssistantMessage> = {}): AssistantMessage {
   return { ...createInjectedAssistantMessage(text), ...change };
@@ -66,5 +66,32 @@ describe("token counts", () => {
       outputEstimated: true,
       replies: 2,
     });
+  });
+
+  it("keeps the total of a growing session by adding only new replies, and sums again after any other change", () => {
+    const summer = new UsageSummer();
+    let facts: AssistantMessage[] = [];
+    let seed = 7;
+    // A random session: replies appended, replaced, removed; the kept total always equals a fresh sum.
+    for (let step = 0; step < 300; step++) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      const choice = seed % 10;
+      const next = used(seed % 50, seed % 13, seed % 7, seed % 3, (seed % 5) / 100);
+      if (choice < 7 || facts.length === 0) facts = [...facts, next];
+      else if (choice < 9) facts = facts.map((fact, index) => (index === seed % facts.length ? next : fact));
+      else facts = facts.slice(0, -1);
+      expect(summer.sum(facts)).toEqual(sumUsage(facts));
+    }
+  });
+
+  it("returns the same total for the same list, and a new one when the list grew", () => {
+    const summer = new UsageSummer();
+    const facts = [used(10, 5, 2)];
+    const first = summer.sum(facts);
+    expect(summer.sum(facts)).toBe(first);
+    const grown = summer.sum([...facts, used(1, 1, 1)]);
+    expect(grown).not.toBe(first);
+    expect(first.replies).toBe(1);
+    expect(grown.replies).toBe(2);
   });
 });

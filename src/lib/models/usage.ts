@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Usage } from "@earendil-works/pi-ai";
+import { startsWith } from "../../shared/starts-with.ts";
 import { estimateTokens } from "../model-view/tokens.ts";
 
 /**
@@ -57,15 +58,34 @@ export function replyTokens(reply: AssistantMessage): TokenCounts {
 
 /** What the session's model replies used and cost, summed from their own usage records. */
 export function sumUsage(facts: readonly AgentMessage[]): UsageTotal {
-  const total: UsageTotal = {
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    outputEstimated: false,
-    cost: 0,
-    replies: 0,
-  };
+  return addUsage(emptyTotal(), facts);
+}
+
+/**
+ * `sumUsage` kept up to date as a session grows: a list that only grew at its end (the same facts, object
+ * for object, then new ones) adds the new replies to the last total; any other change sums again. A long
+ * session's header would otherwise walk every fact on each new one.
+ */
+export class UsageSummer {
+  #facts: readonly AgentMessage[] = [];
+  #total: UsageTotal = emptyTotal();
+
+  sum(facts: readonly AgentMessage[]): UsageTotal {
+    const before = this.#facts;
+    this.#facts = facts;
+    if (startsWith(facts, before)) {
+      if (facts.length > before.length) this.#total = addUsage({ ...this.#total }, facts.slice(before.length));
+    } else this.#total = sumUsage(facts);
+    return this.#total;
+  }
+}
+
+function emptyTotal(): UsageTotal {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, outputEstimated: false, cost: 0, replies: 0 };
+}
+
+/** Adds the replies among `facts` to `total` (changed in place) and returns it. */
+function addUsage(total: UsageTotal, facts: readonly AgentMessage[]): UsageTotal {
   for (const fact of facts) {
     if (fact.role !== "assistant") continue;
     const counts = replyTokens(fact);
