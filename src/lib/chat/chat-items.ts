@@ -101,7 +101,6 @@ export class ChatLayouter {
   }
 }
 
-
 /** The last fact is an assistant reply that failed: the chat offers Retry on it. */
 export function canRetry(facts: readonly AgentMessage[]): boolean {
   const last = facts.at(-1);

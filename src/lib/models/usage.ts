@@ -74,7 +74,8 @@ export class UsageSummer {
     const before = this.#facts;
     this.#facts = facts;
     if (startsWith(facts, before)) {
-      if (facts.length > before.length) this.#total = addUsage({ ...this.#total }, facts.slice(before.length));
+      if (facts.length > before.length)
+        this.#total = addUsage({ ...this.#total }, facts.slice(before.length));
     } else this.#total = sumUsage(facts);
     return this.#total;
   }
