@@ -5,6 +5,12 @@ import { HeightIndex } from "../ui/height-index.ts";
 const FALLBACK_HEIGHT = 140;
 /** Rendered beyond each edge of the view, so scrolling and Tab find messages already there. */
 const OVERSCAN_PX = 900;
+/**
+ * After a jump (the view moved further than its own height: the scrollbar dragged, End, a long fling),
+ * every message in the window is new. The ones in view are rendered first, with this much around them,
+ * and the rest of the window a frame later, so that one frame does not render both.
+ */
+const JUMP_OVERSCAN_PX = 150;
 /** What the reader does to scroll, and how long after it a scroll is theirs. */
 const READER_SCROLL_EVENTS = ["wheel", "touchmove", "keydown", "pointerdown", "focusin"] as const;
 const SCROLL_KEYS = new Set(["PageUp", "PageDown", "ArrowUp", "ArrowDown", "Home", "End", " "]);
@@ -29,6 +35,8 @@ export class ChatViewport<Item extends object> {
   /** Bumped when measured heights move the layout. */
   #layoutVersion = $state(0);
   #stickToBottom = $state(true);
+  #overscan = $state(OVERSCAN_PX);
+  #widening: number | undefined;
   /** Where the last automatic scroll left the view: moving above it is the reader scrolling up. */
   #autoTop = 0;
   /** How tall the content was then: a move up while it is unchanged is no layout's doing. */
@@ -42,7 +50,7 @@ export class ChatViewport<Item extends object> {
     void this.#layoutVersion;
     this.#heights.setItems(this.#items());
     const top = Math.max(0, this.#scrollTop - this.#listTop());
-    const { start, end } = this.#heights.range(top, top + this.#viewHeight, OVERSCAN_PX);
+    const { start, end } = this.#heights.range(top, top + this.#viewHeight, this.#overscan);
     return {
       start,
       end,
@@ -150,6 +158,7 @@ export class ChatViewport<Item extends object> {
 
   destroy(): void {
     this.#measurer?.disconnect();
+    if (this.#widening !== undefined) cancelAnimationFrame(this.#widening);
   }
 
   #listTop(): number {
@@ -166,6 +175,7 @@ export class ChatViewport<Item extends object> {
   #onscroll(): void {
     const scroller = this.#scroller;
     if (!scroller) return;
+    if (Math.abs(scroller.scrollTop - this.#scrollTop) > this.#viewHeight) this.#narrowForJump();
     this.#scrollTop = scroller.scrollTop;
     const fromBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
     if (fromBottom < BOTTOM_SLACK_PX) this.#stickToBottom = true;
@@ -180,6 +190,20 @@ export class ChatViewport<Item extends object> {
       if (this.#stickToBottom && layoutMoved && !byReader) this.#keepAtBottom();
       else this.#stickToBottom = false;
     }
+  }
+
+  /** Render the view's messages now and the rest of the window on the frame after this one's. */
+  #narrowForJump(): void {
+    if (typeof requestAnimationFrame !== "function") return;
+    this.#overscan = JUMP_OVERSCAN_PX;
+    if (this.#widening !== undefined) cancelAnimationFrame(this.#widening);
+    // A scroll event runs before this frame's animation callbacks: one frame on is the next frame's.
+    this.#widening = requestAnimationFrame(() => {
+      this.#widening = requestAnimationFrame(() => {
+        this.#widening = undefined;
+        this.#overscan = OVERSCAN_PX;
+      });
+    });
   }
 
   #keepAtBottom(): void {
