@@ -198,25 +198,33 @@ export async function inspectorCodeLoaded(page) {
   );
 }
 
-/** Milliseconds from clicking the Inspector button until its fact rows are on screen, and one frame more. */
-export async function openInspector(page) {
+/**
+ * Milliseconds from clicking the control (matched by `controlSelector` and its text) until something
+ * matching `shownSelector` is on screen, and one frame more (for its paint).
+ */
+export async function timeClickUntilShown(page, controlSelector, controlText, shownSelector) {
   return page.evaluate(
-    () =>
+    ([control, text, shown]) =>
       new Promise((resolve) => {
-        const toggle = [...document.querySelectorAll("button")].find(
-          (button) => button.textContent?.trim() === "Inspector",
+        const target = [...document.querySelectorAll(control)].find(
+          (candidate) => candidate.textContent?.trim() === text,
         );
         const started = performance.now();
-        toggle.click();
-        // Until the fact rows are on screen (the inspector's code loads on first use), then one frame.
+        target.click();
         const check = () => {
-          if (document.querySelector('[aria-label="Facts"] [role="option"]')) {
+          if (document.querySelector(shown))
             requestAnimationFrame(() => resolve(performance.now() - started));
-          } else requestAnimationFrame(check);
+          else requestAnimationFrame(check);
         };
         requestAnimationFrame(check);
       }),
+    [controlSelector, controlText, shownSelector],
   );
+}
+
+/** From clicking the Inspector button until its fact rows are on screen (its code loads on first use). */
+export function openInspector(page) {
+  return timeClickUntilShown(page, "button", "Inspector", '[aria-label="Facts"] [role="option"]');
 }
 
 export async function assertVirtualized(page) {

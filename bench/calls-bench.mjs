@@ -1,6 +1,8 @@
 // The calls view in Chromium: opening it on a session with many recorded calls. Calls are recorded with
 // the store's own `appendCall` (from the benchmark bundle), into the session the app opened.
 
+import { timeClickUntilShown } from "./app-page.mjs";
+
 /** Open the app with the inspector shown, record `calls` calls in its session, and load it again. */
 async function openWithCalls(browser, baseURL, benchBundle, calls) {
   // bypassCSP: the page forbids inline scripts, and the benchmark adds its helpers as one.
@@ -19,24 +21,9 @@ async function openWithCalls(browser, baseURL, benchBundle, calls) {
   return { context, page };
 }
 
-/** From the click on the Calls tab until the first rows of the list are on screen, and one frame. */
+/** From the click on the Calls tab until the first rows of the list are on screen. */
 function openCallsView(page) {
-  return page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        const tab = [...document.querySelectorAll('[role="tab"]')].find(
-          (candidate) => candidate.textContent?.trim() === "Calls",
-        );
-        const started = performance.now();
-        tab.click();
-        const check = () => {
-          if (document.querySelector('[aria-label="Recorded calls"] [role="option"]')) {
-            requestAnimationFrame(() => resolve(performance.now() - started));
-          } else requestAnimationFrame(check);
-        };
-        requestAnimationFrame(check);
-      }),
-  );
+  return timeClickUntilShown(page, '[role="tab"]', "Calls", '[aria-label="Recorded calls"] [role="option"]');
 }
 
 export async function callsBenchmarks({ browser, baseURL, benchBundle, runs, record }) {

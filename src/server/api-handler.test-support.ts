@@ -114,6 +114,21 @@ interface Peers {
   listening: Listening;
 }
 
+/** The proxy's options in these tests, less the registry: small limits, and quiet. */
+export const TEST_LIMITS = {
+  token: TOKEN,
+  hostnames: LOOPBACK_HOSTNAMES,
+  maxBodyBytes: 64 * 1024,
+  maxConcurrentStreams: 2,
+  // Generous: a loaded machine can take a while before an upstream's first byte. The stall test lowers it.
+  upstreamIdleTimeoutMs: 5_000,
+  bodyIdleTimeoutMs: 2_000,
+  clientReadTimeoutMs: 5_000,
+  maxUnsentBytes: 4 * 1024 * 1024,
+  keepAliveMs: 60_000,
+  log: () => undefined,
+} satisfies Omit<ApiOptions, "registry">;
+
 /** Start the peers and the proxy before the file's tests, stop them after, and forget requests between tests. */
 export function useLoopbackProxy(): LoopbackProxy {
   let peers: Peers | undefined;
@@ -124,17 +139,7 @@ export function useLoopbackProxy(): LoopbackProxy {
   const listenWith = (registry: ModelRegistry, options: Partial<ApiOptions>) =>
     listenOnLoopback({
       registry,
-      token: TOKEN,
-      hostnames: LOOPBACK_HOSTNAMES,
-      maxBodyBytes: 64 * 1024,
-      maxConcurrentStreams: 2,
-      // Generous: a loaded machine can take a while before an upstream's first byte. The stall test lowers it.
-      upstreamIdleTimeoutMs: 5_000,
-      bodyIdleTimeoutMs: 2_000,
-      clientReadTimeoutMs: 5_000,
-      maxUnsentBytes: 4 * 1024 * 1024,
-      keepAliveMs: 60_000,
-      log: () => undefined,
+      ...TEST_LIMITS,
       ...options,
     });
 

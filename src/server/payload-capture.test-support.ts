@@ -2,9 +2,8 @@ import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { startFixtureServer, type Fixture } from "../../e2e/fixtures/openai-fixture-server.mjs";
 import type { PayloadResponse } from "../shared/api-types.ts";
 import type { ApiOptions } from "./api-handler.ts";
-import { listenOnLoopback, sendRequest, type Listening } from "./api-handler.test-support.ts";
+import { listenOnLoopback, sendRequest, TEST_LIMITS, type Listening } from "./api-handler.test-support.ts";
 import { createModelRegistry, type ModelRegistry } from "./model-registry.ts";
-import { LOOPBACK_HOSTNAMES } from "./request-guard.ts";
 
 /**
  * The provider payload of each call, captured on the server through pi-ai's `onPayload`, kept by call id
@@ -102,17 +101,12 @@ export function usePayloadLoopback(): PayloadLoopback {
     },
     proxy: (options = {}) =>
       listenOnLoopback({
+        ...TEST_LIMITS,
         registry: started().registry,
         token: TOKEN,
-        hostnames: LOOPBACK_HOSTNAMES,
         maxBodyBytes: 1024 * 1024,
         maxConcurrentStreams: 4,
-        upstreamIdleTimeoutMs: 5_000,
         bodyIdleTimeoutMs: 5_000,
-        clientReadTimeoutMs: 5_000,
-        maxUnsentBytes: 4 * 1024 * 1024,
-        keepAliveMs: 60_000,
-        log: () => undefined,
         ...options,
       }),
   };

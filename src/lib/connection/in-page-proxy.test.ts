@@ -4,24 +4,10 @@ import { describe, expect, it } from "vitest";
 import { DEMO_TOOL_NAMES } from "../../shared/demo-tool-names.ts";
 import { createInPageProxy } from "./in-page-proxy.ts";
 import { withFetch } from "../agent/scoped-fetch.ts";
+import { model } from "./proxy-connection.test-support.ts";
 
 const proxy = createInPageProxy();
 const IN_PAGE = "http://in-page.invalid";
-
-function model(provider: string, id: string): Model<string> {
-  return {
-    id,
-    name: id,
-    api: provider,
-    provider,
-    baseUrl: "",
-    reasoning: false,
-    input: ["text"],
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    contextWindow: 0,
-    maxTokens: 0,
-  };
-}
 
 const system: Message = {
   role: "system",

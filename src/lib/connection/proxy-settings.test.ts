@@ -1,20 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { MemoryStorage } from "./proxy-connection.test-support.ts";
 import { readProxySettings, writeProxySettings } from "./proxy-settings.ts";
 
 const TOKEN = "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6";
-
-class MemoryStorage {
-  readonly items = new Map<string, string>();
-  getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.items.set(key, value);
-  }
-  removeItem(key: string) {
-    this.items.delete(key);
-  }
-}
 
 describe("remembered settings", () => {
   it("are written, read back, and forgotten", () => {
