@@ -1,5 +1,14 @@
 import type { Page, Request } from "@playwright/test";
-import { expect, factRow, lastReply, modelRow, openPlayground, sendMessage, test } from "./support.ts";
+import {
+  expect,
+  expectAccessible,
+  factRow,
+  lastReply,
+  modelRow,
+  openPlayground,
+  sendMessage,
+  test,
+} from "./support.ts";
 
 async function loadExample(page: Page, name: RegExp): Promise<void> {
   await page.getByRole("button", { name: "Load example" }).click();
@@ -127,6 +136,7 @@ test.describe("when the inspector's code cannot be fetched", () => {
     await expect(page.getByRole("alert")).toContainText(
       /The inspector could not be loaded: .+\. Reload the page to try again\./,
     );
+    await expectAccessible(page, "inspector that could not be loaded");
     await sendMessage(page, "still here?");
     await expect(lastReply(page)).toContainText("still here?");
   });
