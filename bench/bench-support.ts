@@ -22,6 +22,15 @@ export function time(work: () => unknown, minimumMs = 25): number {
   return elapsed / calls;
 }
 
+/**
+ * Collect garbage now, where the browser allows it (the benchmark starts Chromium with `--expose-gc`):
+ * before a single-call timing, so that neither side pays for the garbage the other left.
+ */
+export function collectGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (typeof gc === "function") gc();
+}
+
 export function meta(id: string, count: number): SessionMeta {
   return {
     schema: SCHEMA_VERSION,

@@ -10,7 +10,7 @@ import { ModelViewProjector, projectModelView } from "../src/lib/model-view/proj
 import { chainEntries, type SessionEntry } from "../src/lib/messages/entries.ts";
 import { projectSession, SessionProjector } from "../src/lib/model-view/session-projection.ts";
 import { syntheticFacts } from "./synthetic-session.ts";
-import { SETTINGS, time } from "./bench-support.ts";
+import { collectGarbage, SETTINGS, time } from "./bench-support.ts";
 
 /** What the page computes from a session: the model view, the anatomy's composition, its timeline. */
 
@@ -56,10 +56,14 @@ export function modelView(
     rebuild.push(time(() => full(next)));
     floor.push(time(() => convertToLlm(nextFacts, SETTINGS.policies)));
     // Cold: every entry is a new object (a freshly loaded session), so nothing is cached; one call each.
+    // Each starts with the garbage of making its input collected: a single call is otherwise timed with
+    // whatever collection the allocations before it happen to trigger.
     const fresh = chainEntries(syntheticFacts(count, run + 2), null);
+    collectGarbage();
     cold.push(time(() => full(fresh), 0));
     // Its floor is as cold: convertToLlm's first pass over facts it has never seen.
     const freshFacts = syntheticFacts(count, run + 2);
+    collectGarbage();
     coldFloor.push(time(() => convertToLlm(freshFacts, SETTINGS.policies), 0));
   }
   return { subject, rebuild, floor, cold, coldFloor };
@@ -94,6 +98,7 @@ export function anatomyComposition(
   for (let run = 0; run < runs; run++) {
     result.live.push(time(() => compose(messages, sources)));
     const stored = structuredClone(messages);
+    collectGarbage();
     result.recorded.push(time(() => compose(stored, sources, usage), 0));
     result.floor.push(time(() => convertToLlm(facts, SETTINGS.policies)));
   }

@@ -293,7 +293,11 @@ async function main() {
   const executablePath = await findChromium();
   if (!executablePath)
     throw new Error("No Chromium found: run scripts/ensure-chromium.mjs or set CHROMIUM_PATH.");
-  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  // --expose-gc: single-call timings start from a collected heap (bench-support's collectGarbage).
+  const browser = await chromium.launch({
+    executablePath,
+    args: [...CHROMIUM_ARGS, "--js-flags=--expose-gc"],
+  });
   try {
     await browserMicroBenchmarks(browser, baseURL);
     await callsBenchmarks({
