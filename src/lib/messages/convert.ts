@@ -215,7 +215,7 @@ export class ModelMessageWalk {
       if (this.#waitingResults.size === 0) this.#flush();
       return;
     }
-    this.#waitingResults.clear();
+    if (this.#waitingResults.size > 0) this.#waitingResults.clear();
     this.#flush();
     this.#emit(message, index);
     if (message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "aborted") {
@@ -230,6 +230,7 @@ export class ModelMessageWalk {
   }
 
   #flush(): void {
+    if (this.#held.length === 0) return;
     const held = this.#held;
     this.#held = [];
     for (const item of held) this.#emit(item.message, item.index);

@@ -65,8 +65,9 @@ export interface ModelView {
   /** For facts changed by a context edit: the edit, the original and what the model reads instead. */
   edits: ReadonlyMap<number, Extract<ContextFate, { kind: "edited" | "omitted" }>>;
   counts: FateCounts;
-  factTokens: number;
-  modelTokens: number;
+  /** Estimated tokens of every fact and of the model messages (estimated when first read). */
+  readonly factTokens: number;
+  readonly modelTokens: number;
 }
 
 export function projectModelView(projection: SessionProjection, settings: ContextSettings): ModelView {
@@ -77,7 +78,7 @@ export function projectModelView(projection: SessionProjection, settings: Contex
 function buildView(
   projection: SessionProjection,
   settings: ContextSettings,
-): { view: ModelView; walk: ModelMessageWalk } {
+): { view: ProjectedView; walk: ModelMessageWalk } {
   const { facts, context } = projection;
   const fates = new Array<Fate>(facts.length);
   const edits = new Map<number, Extract<ContextFate, { kind: "edited" | "omitted" }>>();
@@ -92,14 +93,16 @@ function buildView(
   const walk = new ModelMessageWalk(settings.policies, collect.emit, { onFate: collect.onFate });
   for (let index = 0; index < context.length; index++) walk.step(context[index] as AgentMessage, index);
   walk.finish();
-  return { view: collect.view(NO_COUNTS, 0, 0, []), walk };
+  return { view: collect.view(NO_COUNTS, [], undefined), walk };
 }
 
-/** Receives a walk's messages and fates into the arrays of one view. */
+/**
+ * Receives a walk's messages and fates into the arrays of one view. The facts from `countFrom` on are new
+ * to the view: their fates are counted.
+ */
 class Collector {
   readonly messages: Message[];
   readonly sources: number[] = [];
-  #modelTokens: number;
 
   constructor(
     readonly projection: SessionProjection,
@@ -107,10 +110,9 @@ class Collector {
     readonly edits: ModelView["edits"],
     readonly targetOf: Int32Array,
     messages: Message[],
-    modelTokens: number,
+    readonly countFrom: number,
   ) {
     this.messages = messages;
-    this.#modelTokens = modelTokens;
   }
 
   readonly emit = (message: Message, contextIndex: number): void => {
@@ -118,7 +120,6 @@ class Collector {
     if (factIndex >= 0 && this.targetOf[factIndex] === -1) this.targetOf[factIndex] = this.messages.length;
     this.sources.push(factIndex);
     this.messages.push(message);
-    this.#modelTokens += estimateTokens(message);
   };
 
   readonly onFate = (contextIndex: number, conversion: Conversion): void => {
@@ -127,33 +128,119 @@ class Collector {
     this.fates[factIndex] = this.edits.has(factIndex) ? "edited" : conversion.fate;
   };
 
-  /** The view, counting the facts from `countFrom` on into `counts` and `factTokens` given for those before. */
+  /** The view, counting the new facts into `counts`; `tokensBefore` are the extended view's totals, if it had them. */
   view(
     counts: FateCounts,
-    factTokens: number,
-    countFrom: number,
     sourcesBefore: ArrayLike<number>,
-  ): ModelView {
+    tokensBefore: TokensBefore | undefined,
+  ): ProjectedView {
     const { facts } = this.projection;
     const total = { ...counts };
-    let tokens = factTokens;
-    for (let index = countFrom; index < facts.length; index++) {
-      total[this.fates[index] ?? "sent"]++;
-      tokens += estimateTokens(facts[index] as AgentMessage);
-    }
+    for (let index = this.countFrom; index < facts.length; index++) total[this.fates[index] ?? "sent"]++;
     const sourceOf = new Int32Array(sourcesBefore.length + this.sources.length);
     sourceOf.set(sourcesBefore);
     sourceOf.set(this.sources, sourcesBefore.length);
+    return new ProjectedView(
+      {
+        messages: this.messages,
+        sourceOf,
+        targetOf: this.targetOf,
+        fates: this.fates,
+        edits: this.edits,
+        counts: total,
+      },
+      facts,
+      tokensBefore,
+    );
+  }
+}
+
+/** The token totals of a view that a longer one extends: its facts and messages need no estimating again. */
+interface TokensBefore {
+  facts: number;
+  model: number;
+  factsFrom: number;
+  messagesFrom: number;
+}
+
+/**
+ * A model view whose token totals are estimated when first read. Only the inspector shows them, and
+ * estimating every fact of a session just opened costs as much as a fifth of projecting it. A view that
+ * extends one whose totals were read estimates only what it adds; it keeps the numbers, never the older
+ * view (a chain of views, one per append, would otherwise stay in memory).
+ */
+class ProjectedView implements ModelView {
+  readonly messages: Message[];
+  readonly sourceOf: Int32Array;
+  readonly targetOf: Int32Array;
+  readonly fates: Fate[];
+  readonly edits: ModelView["edits"];
+  readonly counts: FateCounts;
+  readonly #facts: readonly AgentMessage[];
+  #tokensBefore: TokensBefore | undefined;
+  #tokens: { facts: number; model: number } | undefined;
+
+  constructor(
+    parts: Omit<ModelView, "factTokens" | "modelTokens">,
+    facts: readonly AgentMessage[],
+    tokensBefore: TokensBefore | undefined,
+  ) {
+    this.messages = parts.messages;
+    this.sourceOf = parts.sourceOf;
+    this.targetOf = parts.targetOf;
+    this.fates = parts.fates;
+    this.edits = parts.edits;
+    this.counts = parts.counts;
+    this.#facts = facts;
+    this.#tokensBefore = tokensBefore;
+  }
+
+  get factTokens(): number {
+    return this.#estimated().facts;
+  }
+
+  get modelTokens(): number {
+    return this.#estimated().model;
+  }
+
+  /** The totals, when they have been read: a view extending this one starts from them. */
+  tokensBefore(): TokensBefore | undefined {
+    if (!this.#tokens) return undefined;
     return {
-      messages: this.messages,
-      sourceOf,
-      targetOf: this.targetOf,
-      fates: this.fates,
-      edits: this.edits,
-      counts: total,
-      factTokens: tokens,
-      modelTokens: this.#modelTokens,
+      facts: this.#tokens.facts,
+      model: this.#tokens.model,
+      factsFrom: this.#facts.length,
+      messagesFrom: this.messages.length,
     };
+  }
+
+  #estimated(): { facts: number; model: number } {
+    if (this.#tokens) return this.#tokens;
+    const before = this.#tokensBefore;
+    const factsFrom = before?.factsFrom ?? 0;
+    const messagesFrom = before?.messagesFrom ?? 0;
+    const { messages, targetOf } = this;
+    const facts = this.#facts;
+    const messageTokens = new Float64Array(messages.length - messagesFrom);
+    let model = before?.model ?? 0;
+    for (let index = messagesFrom; index < messages.length; index++) {
+      const tokens = estimateTokens(messages[index] as Message);
+      messageTokens[index - messagesFrom] = tokens;
+      model += tokens;
+    }
+    let factTotal = before?.facts ?? 0;
+    for (let index = factsFrom; index < facts.length; index++) {
+      const fact = facts[index] as AgentMessage;
+      // A fact sent as it is is its own model message: estimated once, for both totals.
+      const target = targetOf[index] ?? -1;
+      factTotal +=
+        target >= messagesFrom && messages[target] === fact
+          ? (messageTokens[target - messagesFrom] ?? 0)
+          : estimateTokens(fact);
+    }
+    this.#tokens = { facts: factTotal, model };
+    this.#tokensBefore = undefined;
+    return this.#tokens;
   }
 }
 
@@ -167,7 +254,7 @@ class Collector {
 export class ModelViewProjector {
   #projection: SessionProjection | undefined;
   #settings: ContextSettings | undefined;
-  #view: ModelView | undefined;
+  #view: ProjectedView | undefined;
   #walk: ModelMessageWalk | undefined;
 
   project(projection: SessionProjection, settings: ContextSettings): ModelView {
@@ -192,12 +279,12 @@ export class ModelViewProjector {
 }
 
 function extendView(
-  previous: ModelView,
+  previous: ProjectedView,
   walk: ModelMessageWalk,
   projection: SessionProjection,
   factsFrom: number,
   contextFrom: number,
-): { view: ModelView; walk: ModelMessageWalk } {
+): { view: ProjectedView; walk: ModelMessageWalk } {
   const targetOf = new Int32Array(projection.facts.length).fill(-1);
   targetOf.set(previous.targetOf);
   const collect = new Collector(
@@ -206,14 +293,14 @@ function extendView(
     previous.edits,
     targetOf,
     previous.messages.slice(),
-    previous.modelTokens,
+    factsFrom,
   );
   walk.redirect(collect.emit, { onFate: collect.onFate });
   const { context } = projection;
   for (let index = contextFrom; index < context.length; index++)
     walk.step(context[index] as AgentMessage, index);
   walk.finish();
-  return { view: collect.view(previous.counts, previous.factTokens, factsFrom, previous.sourceOf), walk };
+  return { view: collect.view(previous.counts, previous.sourceOf, previous.tokensBefore()), walk };
 }
 
 /** The model view of a plain list of facts (one path, nothing edited): examples, tests and benchmarks. */

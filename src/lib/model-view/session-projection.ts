@@ -47,6 +47,9 @@ export interface SessionProjection {
 const factCache = new WeakMap<SessionEntry, AgentMessage | null>();
 
 export function factOf(entry: SessionEntry): AgentMessage | undefined {
+  // Most entries are messages that are their own fact: nothing to build, so nothing to cache (a session
+  // just opened would otherwise add every one of its entries to the cache).
+  if (entry.type === "message" && !lacksContent(entry.message)) return entry.message;
   const hit = factCache.get(entry);
   if (hit !== undefined) return hit ?? undefined;
   const fact = buildFact(entry);
@@ -54,26 +57,42 @@ export function factOf(entry: SessionEntry): AgentMessage | undefined {
   return fact;
 }
 
+/** Session files are not validated by pi; a message of these roles without content is read as empty, as pi does. */
+function lacksContent(message: AgentMessage): boolean {
+  return (
+    (message as { content?: unknown }).content == null &&
+    (message.role === "system" ||
+      message.role === "user" ||
+      message.role === "assistant" ||
+      message.role === "toolResult")
+  );
+}
+
 function buildFact(entry: SessionEntry): AgentMessage | undefined {
-  const time = Date.parse(entry.timestamp);
+  // The entry's time is parsed only for the entries that make a message of their own: a session just
+  // opened builds the facts of tens of thousands of entries, most of them messages with their own.
   switch (entry.type) {
     case "message": {
-      // Session files are not validated by pi; missing content is read as empty, as pi does.
-      const message = entry.message as AgentMessage & { content?: unknown };
-      if (message.role === "system" && message.content == null) return { ...message, content: "" };
-      if (
-        (message.role === "user" || message.role === "assistant" || message.role === "toolResult") &&
-        message.content == null
-      )
-        return { ...message, content: [] } as AgentMessage;
-      return entry.message;
+      const message = entry.message;
+      if (!lacksContent(message)) return message;
+      return (
+        message.role === "system" ? { ...message, content: "" } : { ...message, content: [] }
+      ) as AgentMessage;
     }
     case "custom_message":
-      return createCustomMessage(entry.customType, entry.content ?? [], entry.display, entry.details, time);
+      return createCustomMessage(
+        entry.customType,
+        entry.content ?? [],
+        entry.display,
+        entry.details,
+        Date.parse(entry.timestamp),
+      );
     case "branch_summary":
-      return entry.summary ? createBranchSummary(entry.summary, entry.fromId, time) : undefined;
+      return entry.summary
+        ? createBranchSummary(entry.summary, entry.fromId, Date.parse(entry.timestamp))
+        : undefined;
     case "compaction":
-      return createCompactionSummary(entry.summary, entry.tokensBefore, time);
+      return createCompactionSummary(entry.summary, entry.tokensBefore, Date.parse(entry.timestamp));
     default:
       return undefined;
   }
