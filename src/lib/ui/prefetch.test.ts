@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { prefetchWhenIdle } from "./prefetch.ts";
+import { prefetchWhenIdle, whenIdle } from "./prefetch.ts";
 
 describe("prefetchWhenIdle", () => {
   afterEach(() => vi.useRealTimers());
@@ -21,5 +21,22 @@ describe("prefetchWhenIdle", () => {
     vi.useFakeTimers();
     prefetchWhenIdle(() => Promise.reject(new Error("offline")));
     await expect(vi.advanceTimersByTimeAsync(600)).resolves.not.toThrow();
+  });
+});
+
+describe("whenIdle", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("runs the work once idle, and not at all when called off first", async () => {
+    vi.useFakeTimers();
+    const work = vi.fn();
+    whenIdle(work);
+    expect(work).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(work).toHaveBeenCalledTimes(1);
+    const other = vi.fn();
+    whenIdle(other)();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(other).not.toHaveBeenCalled();
   });
 });
