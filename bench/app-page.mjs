@@ -199,8 +199,13 @@ export async function inspectorCodeLoaded(page) {
 }
 
 /**
- * Milliseconds from clicking the control (matched by `controlSelector` and its text) until something
- * matching `shownSelector` is on screen, and one frame more (for its paint).
+ * Milliseconds from clicking the control (matched by `controlSelector` and its text) until the frame that
+ * first shows something matching `shownSelector` has been rendered (`shown`: the end of that frame's task,
+ * after its layout and paint), and until the next frame begins (`nextFrame`: with what the page deferred
+ * until after that paint).
+ * What is shown is watched for with a mutation observer, not looked for at each frame: virtual lists add
+ * their rows inside a frame (from a resize observer, after the frame's callbacks), and a look at the next
+ * frame's callbacks would count a frame more, and whatever ran in between.
  */
 export async function timeClickUntilShown(page, controlSelector, controlText, shownSelector) {
   return page.evaluate(
@@ -209,20 +214,45 @@ export async function timeClickUntilShown(page, controlSelector, controlText, sh
         const target = [...document.querySelectorAll(control)].find(
           (candidate) => candidate.textContent?.trim() === text,
         );
+        // A frame's callbacks, style, layout, resize observers and paint run in one task: a message
+        // posted from its first callback arrives once that task is over.
+        let frameTask = false;
+        let shownInFrame;
+        let shownAt;
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          frameTask = false;
+          if (shownInFrame === "this frame" && shownAt === undefined) {
+            shownAt = performance.now() - started;
+            observer.disconnect();
+          }
+        };
+        const frame = () => {
+          if (shownAt !== undefined) {
+            channel.port1.close();
+            resolve({ shown: shownAt, nextFrame: performance.now() - started });
+            return;
+          }
+          frameTask = true;
+          // Shown before this frame began: this frame renders it.
+          if (shownInFrame === "next frame") shownInFrame = "this frame";
+          channel.port2.postMessage(null);
+          requestAnimationFrame(frame);
+        };
+        const observer = new MutationObserver(() => {
+          if (shownInFrame || !document.querySelector(shown)) return;
+          shownInFrame = frameTask ? "this frame" : "next frame";
+        });
+        observer.observe(document.body, { childList: true, subtree: true });
+        requestAnimationFrame(frame);
         const started = performance.now();
         target.click();
-        const check = () => {
-          if (document.querySelector(shown))
-            requestAnimationFrame(() => resolve(performance.now() - started));
-          else requestAnimationFrame(check);
-        };
-        requestAnimationFrame(check);
       }),
     [controlSelector, controlText, shownSelector],
   );
 }
 
-/** From clicking the Inspector button until its fact rows are on screen (its code loads on first use). */
+/** From clicking the Inspector button until its fact rows are rendered (see timeClickUntilShown). */
 export function openInspector(page) {
   return timeClickUntilShown(page, "button", "Inspector", '[aria-label="Facts"] [role="option"]');
 }

@@ -21,9 +21,15 @@ async function openWithCalls(browser, baseURL, benchBundle, calls) {
   return { context, page };
 }
 
-/** From the click on the Calls tab until the first rows of the list are on screen. */
-function openCallsView(page) {
-  return timeClickUntilShown(page, '[role="tab"]', "Calls", '[aria-label="Recorded calls"] [role="option"]');
+/** From the click on the Calls tab until the first rows of the list are rendered. */
+async function openCallsView(page) {
+  const { shown } = await timeClickUntilShown(
+    page,
+    '[role="tab"]',
+    "Calls",
+    '[aria-label="Recorded calls"] [role="option"]',
+  );
+  return shown;
 }
 
 export async function callsBenchmarks({ browser, baseURL, benchBundle, runs, record }) {
