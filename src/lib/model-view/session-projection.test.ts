@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { pathTo } from "../messages/entries.ts";
+import { pathTo, type SessionEntry } from "../messages/entries.ts";
 import { convertToLlm } from "../messages/convert.ts";
 import { piMessages, piSession, piTrees } from "./pi-sessions.test-support.ts";
-import { projectSession } from "./session-projection.ts";
+import { factOf, projectSession } from "./session-projection.ts";
 
 describe("projectSession, against pi's own SessionManager", () => {
   for (const tree of piTrees()) {
@@ -65,5 +65,41 @@ describe("projectSession, against pi's own SessionManager", () => {
     });
     expect(projection.fates.every((fate) => fate.kind === "in")).toBe(true);
     expect(projection.context).toHaveLength(projection.facts.length);
+  });
+
+  it("reads a message entry without content as empty, as pi does, and any other as its own fact", () => {
+    const messages = [
+      { role: "system", timestamp: 1 },
+      { role: "user", timestamp: 2 },
+      {
+        role: "assistant",
+        api: "anthropic-messages",
+        provider: "anthropic",
+        model: "m",
+        stopReason: "stop",
+        timestamp: 3,
+      },
+      { role: "user", content: "kept as it is", timestamp: 4 },
+    ];
+    const entries = messages.map((message, index) => ({
+      type: "message",
+      id: `e${index}`,
+      parentId: index === 0 ? null : `e${index - 1}`,
+      timestamp: new Date(1_000 * index).toISOString(),
+      message,
+    })) as unknown as SessionEntry[];
+    const reference = piSession.buildSessionContext(entries, "e3");
+    const projection = projectSession(pathTo(entries, "e3"));
+    expect(projection.context).toEqual(reference.messages);
+    expect(projection.facts.map((fact) => (fact as { content?: unknown }).content)).toEqual([
+      "",
+      [],
+      [],
+      "kept as it is",
+    ]);
+    // A message with content is its own fact; one read as empty is made once and kept for its entry.
+    expect(factOf(entries[3] as SessionEntry)).toBe(messages[3]);
+    expect(factOf(entries[1] as SessionEntry)).toBe(projection.facts[1]);
+    expect(projection.facts[1]).not.toBe(messages[1]);
   });
 });
