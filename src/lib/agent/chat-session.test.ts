@@ -224,6 +224,23 @@ describe("ChatSession", () => {
     expect(replyIndex).toBe(3);
   });
 
+  it("stops a run asked to stop while it is still starting: the reply is aborted, not finished", async () => {
+    const { tab } = world();
+    const session = await ChatSession.create(tab("a"));
+    // Stop at once, as Escape right after Enter does: the run is waiting for its lock and the Agent has
+    // no run of its own to abort yet.
+    const run = session.send("hello");
+    expect(session.running).toBe(true);
+    session.stop();
+    await run;
+    expect(session.running).toBe(false);
+    expect(roles(session.facts).slice(0, 2)).toEqual(["system", "user:hello"]);
+    expect(session.facts.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+    // A later run is not stopped by it.
+    await session.send("again");
+    expect(session.facts.at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
+  });
+
   it("retries as pi does: the failed reply stays among the facts, out of the next request, by a context edit", async () => {
     const { store, tab } = world();
     const session = await ChatSession.create(tab("a"));

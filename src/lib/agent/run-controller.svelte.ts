@@ -47,6 +47,12 @@ export class RunController {
   readonly #agent: SessionAgent;
   readonly #reply: StreamingReply;
   #running = $state(false);
+  /**
+   * Stop was asked for during this run. A run is running from the moment it is asked for, but the Agent
+   * has a run to abort only once it has started it (after the lock and the catch-up): a stop before that
+   * is carried out when the Agent's run starts.
+   */
+  #stopRequested = false;
   #remoteWhileRunning = false;
   #runPromise: Promise<void> = Promise.resolve();
   #closed = false;
@@ -137,6 +143,7 @@ export class RunController {
 
   /** Abort the run; the partial reply is kept and marked aborted. */
   stop(): void {
+    if (this.#running) this.#stopRequested = true;
     this.#agent.abort();
   }
 
@@ -186,7 +193,7 @@ export class RunController {
 
   /** Stop a run in progress and wait until its last fact is handled and a write attempted. */
   async settle(): Promise<void> {
-    this.#agent.abort();
+    this.stop();
     await this.#runPromise;
     await this.#host.writer.flush();
   }
@@ -209,6 +216,7 @@ export class RunController {
       return false;
     }
     this.#running = true;
+    this.#stopRequested = false;
     this.#host.notices.dismiss(this.#noticeKey);
     const run = this.#runLocked(start);
     this.#runPromise = run.then(() => undefined);
@@ -296,6 +304,9 @@ export class RunController {
 
   #onEvent(event: AgentEvent): void {
     switch (event.type) {
+      case "agent_start":
+        if (this.#stopRequested) this.#agent.abort();
+        return;
       case "message_start":
         this.#agent.queues.delivered(event.message);
         if (event.message.role === "assistant") this.#reply.start(event.message);
