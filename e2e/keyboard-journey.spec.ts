@@ -93,6 +93,8 @@ test("the ? sheet lists the shortcuts; the facts list is one Tab stop moved with
   await expect(page.getByRole("log", { name: "Messages" }).locator("[aria-current=true]")).toContainText(
     "first question",
   );
+  // The whole conversation is in view: nothing newer to jump to.
+  await expect(page.getByRole("button", { name: "Jump to latest" })).toBeHidden();
 
   // One Tab leaves the list: its rows are not Tab stops. The next stop is the model view's first control.
   await page.keyboard.press("Tab");

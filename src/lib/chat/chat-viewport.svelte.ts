@@ -141,18 +141,24 @@ export class ChatViewport<Item extends object> {
           this.#heights.heightOf(position) / 2,
       );
     this.#scrollTo(estimated());
-    // Heights measured as the items around it render move it: place it again (from the better estimate
-    // while it is not rendered, by itself once it is) until it stays in view.
-    for (let attempt = 0; attempt < 6; attempt++) {
-      await settle();
-      const element = find();
-      if (!element) this.#scrollTo(estimated());
-      else if (attempt > 0 && inView(element, scroller)) return;
-      else {
-        element.scrollIntoView({ block: "center" });
-        this.#scrollTop = scroller.scrollTop;
+    try {
+      // Heights measured as the items around it render move it: place it again (from the better estimate
+      // while it is not rendered, by itself once it is) until it stays in view.
+      for (let attempt = 0; attempt < 6; attempt++) {
+        await settle();
+        const element = find();
+        if (!element) this.#scrollTo(estimated());
+        else if (attempt > 0 && inView(element, scroller)) return;
+        else {
+          element.scrollIntoView({ block: "center" });
+          this.#scrollTop = scroller.scrollTop;
+        }
+        await nextFrame();
       }
-      await nextFrame();
+    } finally {
+      // Revealed with the end of the conversation in view (all of it fits, or the item is among the last):
+      // there is nothing newer below, so the view goes on following, as a reader's scroll there does.
+      if (fromBottom(scroller) < BOTTOM_SLACK_PX) this.#stickToBottom = true;
     }
   }
 
@@ -177,8 +183,7 @@ export class ChatViewport<Item extends object> {
     if (!scroller) return;
     if (Math.abs(scroller.scrollTop - this.#scrollTop) > this.#viewHeight) this.#narrowForJump();
     this.#scrollTop = scroller.scrollTop;
-    const fromBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
-    if (fromBottom < BOTTOM_SLACK_PX) this.#stickToBottom = true;
+    if (fromBottom(scroller) < BOTTOM_SLACK_PX) this.#stickToBottom = true;
     // Content that grew after an automatic scroll also leaves the view short of the bottom; only a move up
     // from where it was put means someone wants to stay. A move up while the layout changed under it (the
     // rendered window changed, estimated heights gave way to measured ones, the browser clamped a shorter
@@ -265,4 +270,9 @@ function isReaderScroll(event: Event, scroller: HTMLElement): boolean {
   if (event.type === "focusin") return event.target !== scroller;
   if (event.type === "keydown") return SCROLL_KEYS.has((event as KeyboardEvent).key);
   return true;
+}
+
+/** How far the scroller's view is from its end. */
+function fromBottom(scroller: HTMLElement): number {
+  return scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
 }
