@@ -9,6 +9,15 @@ async function converse(page: Page, text: string): Promise<void> {
   await expect(lastReply(page).locator("blockquote")).toHaveText(text, { timeout: 15_000 });
 }
 
+/**
+ * Start a new session and wait until it is the one shown: it is created asynchronously, and a message
+ * typed before the switch would go into the old session's composer and be dropped with it.
+ */
+async function newSession(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "New session", exact: true }).click();
+  await expect(page.getByRole("article", { name: "Your message" })).toHaveCount(0);
+}
+
 async function openSession(page: Page, title: string): Promise<void> {
   await sessionList(page)
     .getByRole("button", { name: new RegExp(`^${title}`) })
@@ -32,8 +41,7 @@ test("three sessions stay intact across switches and a reload; a deleted one com
   await openPlayground(page);
   await converse(page, "alpha question");
   for (const text of ["bravo question", "charlie question"]) {
-    await page.getByRole("button", { name: "New session", exact: true }).click();
-    await expect(page.getByRole("article", { name: "Your message" })).toHaveCount(0);
+    await newSession(page);
     await converse(page, text);
   }
   await expect(sessionList(page).getByRole("listitem")).toHaveCount(3);
@@ -65,7 +73,7 @@ test("three sessions stay intact across switches and a reload; a deleted one com
 test("a deletion without Undo is final", async ({ page }) => {
   await openPlayground(page);
   await converse(page, "keep me");
-  await page.getByRole("button", { name: "New session", exact: true }).click();
+  await newSession(page);
   await converse(page, "delete me");
   // The undo window is six seconds of the page's clock: run it forward instead of waiting.
   await page.clock.install();
@@ -96,7 +104,7 @@ test("sessions can be renamed, searched and duplicated; titles default from the 
   );
   await expect(page.getByRole("article", { name: "Your message" })).toHaveText(["How do tides work?"]);
 
-  await page.getByRole("button", { name: "New session", exact: true }).click();
+  await newSession(page);
   await converse(page, "Something else");
   await page.getByRole("searchbox", { name: "Search sessions" }).fill("tid");
   await expect(sessionList(page).getByRole("listitem")).toHaveText([/^Copy of Tides/, /^Tides/]);
