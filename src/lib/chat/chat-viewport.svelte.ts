@@ -15,6 +15,17 @@ const JUMP_OVERSCAN_PX = 150;
 const READER_SCROLL_EVENTS = ["wheel", "touchmove", "keydown", "pointerdown", "focusin"] as const;
 const SCROLL_KEYS = new Set(["PageUp", "PageDown", "ArrowUp", "ArrowDown", "Home", "End", " "]);
 const READER_SCROLL_WINDOW_MS = 1_000;
+
+/** The items to render (a half-open range) and the space standing in for the others. */
+interface RenderWindow {
+  start: number;
+  end: number;
+  before: number;
+  after: number;
+}
+
+const sameWindow = (a: RenderWindow, b: RenderWindow): boolean =>
+  a.start === b.start && a.end === b.end && a.before === b.before && a.after === b.after;
 /** Closer than this to the bottom counts as being at the bottom. */
 const BOTTOM_SLACK_PX = 48;
 
@@ -44,19 +55,26 @@ export class ChatViewport<Item extends object> {
   /** When the reader last moved the view themselves (wheel, touch, keys, the scrollbar). */
   #readerScrolledAt = Number.NEGATIVE_INFINITY;
   readonly #measurer: ResizeObserver | undefined;
+  #lastWindow: RenderWindow | undefined;
 
-  /** The items to render (a half-open range) and the space standing in for the others. */
-  readonly window = $derived.by(() => {
+  /** The items to render and the space standing in for the others. */
+  readonly window: RenderWindow = $derived.by(() => {
     void this.#layoutVersion;
     this.#heights.setItems(this.#items());
     const top = Math.max(0, this.#scrollTop - this.#listTop());
     const { start, end } = this.#heights.range(top, top + this.#viewHeight, this.#overscan);
-    return {
+    const next = {
       start,
       end,
       before: this.#heights.offsetOf(start),
       after: this.#heights.total - this.#heights.offsetOf(end),
     };
+    // The same window as before is the same object: a scroll within it (each showing of a streaming reply
+    // follows the bottom) then updates nothing that reads it.
+    const last = this.#lastWindow;
+    if (last && sameWindow(last, next)) return last;
+    this.#lastWindow = next;
+    return next;
   });
 
   constructor(items: () => readonly Item[]) {
@@ -107,14 +125,16 @@ export class ChatViewport<Item extends object> {
     };
   };
 
-  /** Attach to each rendered item, with its position in the list: its height is measured. */
-  measure(position: number): Attachment<HTMLElement> {
-    return (element) => {
-      element.dataset["position"] = String(position);
-      this.#measurer?.observe(element);
-      return () => this.#measurer?.unobserve(element);
-    };
-  }
+  /**
+   * Attach to each rendered item, whose `data-position` is its place in the list: its height is measured.
+   * The element is observed once for its life, its position read when it resizes: observing it again (as
+   * an attachment that took the position would, on every scroll) makes the browser report every item
+   * anew and run another round of layout in that frame.
+   */
+  readonly measure: Attachment<HTMLElement> = (element) => {
+    this.#measurer?.observe(element);
+    return () => this.#measurer?.unobserve(element);
+  };
 
   /** Back to the latest message, following again. */
   toBottom(): void {
