@@ -8,10 +8,12 @@ import {
   inspectorCodeLoaded,
   jumpToFact,
   openApp,
+  openFloorPage,
   openInspector,
   plantSession,
   scrollLongestTask,
   stream,
+  streamFloor,
 } from "./app-page.mjs";
 
 export async function appBenchmarks({ browser, baseURL, benchBundle, runs, record, huge }) {
@@ -30,6 +32,17 @@ export async function appBenchmarks({ browser, baseURL, benchBundle, runs, recor
     for (let run = 0; run < runs; run++) streaming[key].push(await stream(page, cdp, 400, 5));
     await context.close();
   }
+  // The same stream on pages without the app: reading it only, and showing its text as plain paragraphs
+  // at the app's pace. What the browser and the instruments cost before the app does anything.
+  for (const [key, show] of [
+    ["reading", false],
+    ["plain", true],
+  ]) {
+    const { context, page, cdp } = await openFloorPage(browser, baseURL, { show });
+    streaming[key] = [];
+    for (let run = 0; run < runs; run++) streaming[key].push(await streamFloor(page, cdp, 400, 5));
+    await context.close();
+  }
   const pick = (key, field) => streaming[key].map((result) => result[field]);
   // Per frame while tokens stream (from the first to the last), and over the whole reply: sending the
   // request and finishing the reply (saving, recording the call) spread over the same frames.
@@ -46,6 +59,20 @@ export async function appBenchmarks({ browser, baseURL, benchBundle, runs, recor
     { goal: "≤ 2 ms, ratio ≤ 1.3" },
   );
   record("streaming 200 tokens/s: main thread per frame", "empty session", perFrame("empty"), "-", undefined);
+  record(
+    "streaming 200 tokens/s: main thread per frame, the browser's floor",
+    "a page without the app showing the text as plain paragraphs every 25 ms",
+    perFrame("plain"),
+    "a page without the app only reading the stream",
+    perFrame("reading"),
+  );
+  record(
+    "streaming 200 tokens/s, inspector open: main thread per frame against the floor",
+    "10,000 facts",
+    perFrame("inspector"),
+    "the floor: plain paragraphs every 25 ms",
+    perFrame("plain"),
+  );
   record(
     "a whole reply, 400 tokens, inspector open: main thread per frame",
     "10,000 facts, sending and finishing included",

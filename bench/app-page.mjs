@@ -43,35 +43,55 @@ export function instrument() {
     totalTokens: 20,
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
   };
+  // The model's side of the stream runs in a worker, as a server would run elsewhere: its timer, JSON and
+  // encoding are not the page's work. The page receives the chunks through a transferred stream, one task
+  // per chunk, as it would receive them from the network.
+  const modelSource = `onmessage = (event) => {
+    const { tokens, intervalMs, usage } = event.data;
+    const encoder = new TextEncoder();
+    let controller;
+    const body = new ReadableStream({ start: (c) => (controller = c) });
+    postMessage({ body }, [body]);
+    const now = () => performance.timeOrigin + performance.now();
+    const send = (chunk) => controller.enqueue(encoder.encode("data: " + JSON.stringify(chunk) + "\\n\\n"));
+    send({ type: "start" });
+    send({ type: "text_start", contentIndex: 0 });
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (sent >= tokens) {
+        clearInterval(timer);
+        send({ type: "text_end", contentIndex: 0 });
+        send({ type: "done", reason: "stop", usage });
+        controller.close();
+        postMessage({ finished: true });
+        return;
+      }
+      sent++;
+      send({ type: "text_delta", contentIndex: 0, delta: sent % 12 === 0 ? "word.\\n\\n" : "word " });
+      if (sent === 1) postMessage({ first: now() });
+      if (sent === tokens) postMessage({ last: true });
+    }, intervalMs);
+  };`;
+  let model;
   window.fetch = async (input, init) => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     if (!url.endsWith("/api/stream")) return realFetch(input, init);
     const { tokens, intervalMs } = bench.stream;
-    const encoder = new TextEncoder();
     let finish = () => undefined;
     bench.finished = new Promise((resolve) => (finish = resolve));
-    const body = new ReadableStream({
-      start(controller) {
-        const send = (event) => controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\n\n`));
-        send({ type: "start" });
-        send({ type: "text_start", contentIndex: 0 });
-        let sent = 0;
-        const timer = setInterval(() => {
-          if (sent >= tokens) {
-            clearInterval(timer);
-            send({ type: "text_end", contentIndex: 0 });
-            send({ type: "done", reason: "stop", usage });
-            controller.close();
-            finish();
-            return;
-          }
-          sent++;
-          if (sent === 1) bench.firstTokenAt = performance.now();
-          send({ type: "text_delta", contentIndex: 0, delta: sent % 12 === 0 ? "word.\n\n" : "word " });
-          if (sent === 1) bench.onFirstToken();
-          if (sent === tokens) bench.onLastToken();
-        }, intervalMs);
-      },
+    model ??= new Worker(URL.createObjectURL(new Blob([modelSource], { type: "text/javascript" })));
+    const body = await new Promise((resolve) => {
+      model.onmessage = ({ data }) => {
+        if (data.body) resolve(data.body);
+        if (data.first !== undefined) {
+          // The worker's clock has its own origin: its absolute time, in the page's.
+          bench.firstTokenAt = data.first - performance.timeOrigin;
+          bench.onFirstToken();
+        }
+        if (data.last) bench.onLastToken();
+        if (data.finished) finish();
+      };
+      model.postMessage({ tokens, intervalMs, usage });
     });
     return new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } });
   };
@@ -116,6 +136,91 @@ export async function taskSeconds(cdp) {
 
 /** Stream `tokens` tokens at `intervalMs` into the open session; returns main-thread time, long tasks and frames. */
 export async function stream(page, cdp, tokens, intervalMs) {
+  await page.getByRole("textbox", { name: "Message" }).fill("benchmark prompt");
+  const send = page.getByRole("button", { name: "Send" });
+  await send.waitFor();
+  await page.evaluate(() => {
+    window.__bench.begin = () =>
+      [...document.querySelectorAll("button")]
+        .find((candidate) => candidate.textContent?.trim() === "Send")
+        .click();
+  });
+  const result = await measureStream(page, cdp, tokens, intervalMs);
+  await send.waitFor({ timeout: 120_000 });
+  return result;
+}
+
+/**
+ * A page without the app, receiving the same stream under the same instruments: what the browser and the
+ * benchmark's own instruments cost per frame before the app does anything. It reads the stream and parses
+ * its events; with `show`, it also shows the reply's text as plain paragraphs at the app's pace (at most
+ * every 25 ms, on a frame), which is the least any chat must do.
+ */
+export async function openFloorPage(browser, baseURL, { show }) {
+  const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, bypassCSP: true });
+  await context.addInitScript(instrument);
+  const url = `${baseURL}/bench-floor`;
+  await context.route(url, (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: '<!doctype html><html lang="en"><title>Floor</title><main style="max-width: 46rem; margin: auto; font: 15px/1.5 system-ui"><div id="reply"></div></main></html>',
+    }),
+  );
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.evaluate((showing) => {
+    window.__bench.begin = () =>
+      void (async () => {
+        const reader = (await fetch("/api/stream", { method: "POST" })).body.getReader();
+        const decoder = new TextDecoder();
+        const reply = document.getElementById("reply");
+        let buffer = "";
+        let text = "";
+        let shownAt = Number.NEGATIVE_INFINITY;
+        let frame;
+        const showText = (time) => {
+          if (time - shownAt < 25) {
+            frame = requestAnimationFrame(showText);
+            return;
+          }
+          frame = undefined;
+          shownAt = time;
+          reply.replaceChildren(
+            ...text.split("\n\n").map((paragraph) => {
+              const element = document.createElement("p");
+              element.textContent = paragraph;
+              return element;
+            }),
+          );
+        };
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          buffer += decoder.decode(value, { stream: true });
+          const lines = buffer.split("\n");
+          buffer = lines.pop() ?? "";
+          for (const line of lines) {
+            if (!line.startsWith("data: ")) continue;
+            const event = JSON.parse(line.slice(6));
+            if (event.type !== "text_delta") continue;
+            text += event.delta;
+            if (showing && frame === undefined) frame = requestAnimationFrame(showText);
+          }
+        }
+      })();
+  }, show);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Performance.enable");
+  return { context, page, cdp };
+}
+
+/** Stream on a floor page (see `openFloorPage`). */
+export async function streamFloor(page, cdp, tokens, intervalMs) {
+  return measureStream(page, cdp, tokens, intervalMs);
+}
+
+/** Run `window.__bench.begin` (which makes the page request the stream) and measure until it is over. */
+async function measureStream(page, cdp, tokens, intervalMs) {
   await page.evaluate(
     ([count, interval]) => {
       window.__bench.stream = { tokens: count, intervalMs: interval };
@@ -126,20 +231,14 @@ export async function stream(page, cdp, tokens, intervalMs) {
     },
     [tokens, intervalMs],
   );
-  await page.getByRole("textbox", { name: "Message" }).fill("benchmark prompt");
-  const send = page.getByRole("button", { name: "Send" });
-  await send.waitFor();
   // From here on nothing of Playwright's own runs in the page until the stream is over: its DOM queries
-  // would be counted as the app's main-thread time.
-  // Main-thread time is read three times: before the click (the whole reply: sending, streaming and
-  // finishing), at the first token and at the last (the streaming proper, per frame between them).
+  // would be counted as the page's main-thread time.
+  // Main-thread time is read three times: before the stream is asked for (the whole reply: sending,
+  // streaming and finishing), at the first token and at the last (the streaming proper, per frame between).
   const before = await taskSeconds(cdp);
   await page.evaluate(async () => {
     window.__bench.recording = true;
-    const button = [...document.querySelectorAll("button")].find(
-      (candidate) => candidate.textContent?.trim() === "Send",
-    );
-    button.click();
+    window.__bench.begin();
     await window.__bench.firstToken;
   });
   const streamStart = await taskSeconds(cdp);
@@ -155,7 +254,6 @@ export async function stream(page, cdp, tokens, intervalMs) {
     window.__bench.recording = false;
   });
   const after = await taskSeconds(cdp);
-  await send.waitFor({ timeout: 120_000 });
   const {
     longTasks,
     frames: allFrames,
