@@ -26,6 +26,7 @@ interface RenderWindow {
 
 const sameWindow = (a: RenderWindow, b: RenderWindow): boolean =>
   a.start === b.start && a.end === b.end && a.before === b.before && a.after === b.after;
+
 /** Closer than this to the bottom counts as being at the bottom. */
 const BOTTOM_SLACK_PX = 48;
 

@@ -1,0 +1,55 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ChatViewport } from "./chat-viewport.svelte.ts";
+
+/** The scrolling element as the viewport uses it: its scroll position, sizes and scroll listener. */
+function fakeScroller(height: number) {
+  const listeners = new Map<string, () => void>();
+  const element = {
+    scrollTop: 0,
+    scrollHeight: 100_000,
+    clientHeight: height,
+    addEventListener: (type: string, listener: () => void) => listeners.set(type, listener),
+    removeEventListener: (type: string) => listeners.delete(type),
+  };
+  return {
+    element: element as unknown as HTMLElement,
+    scrollTo(top: number) {
+      element.scrollTop = top;
+      listeners.get("scroll")?.();
+    },
+  };
+}
+
+class InertResizeObserver {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+}
+
+beforeEach(() => vi.stubGlobal("ResizeObserver", InertResizeObserver));
+afterEach(() => vi.unstubAllGlobals());
+
+describe("ChatViewport", () => {
+  const items = Array.from({ length: 500 }, (_, index) => ({ index }));
+
+  it("keeps the same window object while scrolling within it, and makes a new one when the range moves", () => {
+    const viewport = new ChatViewport(() => items);
+    const scroller = fakeScroller(800);
+    const detach = viewport.scroller(scroller.element);
+    scroller.scrollTo(19_950);
+    const first = viewport.window;
+    expect(first.start).toBeGreaterThan(0);
+
+    // A few pixels further (a streaming reply's showing followed to the bottom) renders the same items:
+    // what reads the window (each rendered item's position) must not be told it changed.
+    scroller.scrollTo(19_960);
+    expect(viewport.window).toBe(first);
+
+    scroller.scrollTo(40_000);
+    const moved = viewport.window;
+    expect(moved).not.toBe(first);
+    expect(moved.start).toBeGreaterThan(first.start);
+    if (typeof detach === "function") detach();
+    viewport.destroy();
+  });
+});
