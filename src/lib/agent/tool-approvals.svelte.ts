@@ -1,5 +1,4 @@
 import type { BeforeToolCallContext, BeforeToolCallResult } from "@earendil-works/pi-agent-core";
-import { SvelteMap } from "svelte/reactivity";
 import { createApprovalRequest } from "../messages/factories.ts";
 import type { ApprovalRequestMessage } from "../messages/types.ts";
 import { decided, rejectionText, type ApprovalDecision } from "./approvals.ts";
@@ -25,7 +24,8 @@ export interface ApprovalHost {
  */
 export class ToolApprovals {
   readonly #host: ApprovalHost;
-  readonly #waiting = new SvelteMap<string, (decision: Decision) => void>();
+  /** The calls waiting for a person, by tool call id: replaced, never changed in place, on each change. */
+  #waiting = $state.raw<ReadonlyMap<string, (decision: Decision) => void>>(new Map());
 
   constructor(host: ApprovalHost) {
     this.#host = host;
@@ -63,12 +63,14 @@ export class ToolApprovals {
         resolve({ status: "rejected", reason: "the run was stopped before anyone decided" });
       if (signal?.aborted) onAbort();
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.#waiting.set(toolCall.id, (value) => {
+      this.#waiting = new Map(this.#waiting).set(toolCall.id, (value) => {
         signal?.removeEventListener("abort", onAbort);
         resolve(value);
       });
     });
-    this.#waiting.delete(toolCall.id);
+    const waiting = new Map(this.#waiting);
+    waiting.delete(toolCall.id);
+    this.#waiting = waiting;
     this.#host.settle(request, decided(request, decision.status, decision.reason));
     if (decision.status === "approved") return undefined;
     return { block: true, reason: rejectionText(toolCall.name, decision.reason) };
