@@ -12,8 +12,8 @@ import {
   openInspector,
   plantSession,
   scrollLongestTask,
+  measureStream,
   stream,
-  streamFloor,
 } from "./app-page.mjs";
 
 export async function appBenchmarks({ browser, baseURL, benchBundle, runs, record, huge }) {
@@ -40,7 +40,7 @@ export async function appBenchmarks({ browser, baseURL, benchBundle, runs, recor
   ]) {
     const { context, page, cdp } = await openFloorPage(browser, baseURL, { show });
     streaming[key] = [];
-    for (let run = 0; run < runs; run++) streaming[key].push(await streamFloor(page, cdp, 400, 5));
+    for (let run = 0; run < runs; run++) streaming[key].push(await measureStream(page, cdp, 400, 5));
     await context.close();
   }
   const pick = (key, field) => streaming[key].map((result) => result[field]);

@@ -214,13 +214,11 @@ export async function openFloorPage(browser, baseURL, { show }) {
   return { context, page, cdp };
 }
 
-/** Stream on a floor page (see `openFloorPage`). */
-export async function streamFloor(page, cdp, tokens, intervalMs) {
-  return measureStream(page, cdp, tokens, intervalMs);
-}
-
-/** Run `window.__bench.begin` (which makes the page request the stream) and measure until it is over. */
-async function measureStream(page, cdp, tokens, intervalMs) {
+/**
+ * Run `window.__bench.begin` (which makes the page request the stream: the app's Send, a floor page's
+ * reader) and measure until it is over.
+ */
+export async function measureStream(page, cdp, tokens, intervalMs) {
   await page.evaluate(
     ([count, interval]) => {
       window.__bench.stream = { tokens: count, intervalMs: interval };
