@@ -1,6 +1,6 @@
 import { startStandaloneProxy } from "./standalone-proxy.ts";
 
-/** `npm run proxy`: the API alone, configured by the environment (see README), until Ctrl-C. */
+/** `npm run proxy`: the API alone, configured by the environment (see docs/proxy.md), until Ctrl-C. */
 try {
   const proxy = await startStandaloneProxy(process.env, (line) => console.error(`[pi-playground] ${line}`));
   for (const line of proxy.banner) console.log(line);
