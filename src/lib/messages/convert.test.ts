@@ -133,6 +133,43 @@ describe("conformance with pi's coding agent 1.6.0", () => {
     expect(convertToLlm(history, DEFAULT_POLICIES)).toEqual([]);
   });
 
+  it("leaves a missing timestamp missing, as pi does (bash executions, branch and compaction summaries)", () => {
+    const history = [
+      { ...bash({}), timestamp: undefined },
+      { role: "branchSummary", summary: "s", fromId: null },
+      { role: "compactionSummary", summary: "s", tokensBefore: 1 },
+    ] as unknown as AgentMessage[];
+    const out = convertToLlm(history);
+    expect(out).toStrictEqual(pi.convertToLlm(history));
+    expect(out.map((message) => message.timestamp)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it("passes assistant content that is not a list, or holds null or holes, through as pi does", () => {
+    const odd = [
+      { ...assistant([]), content: "plain text" },
+      { ...assistant([]), content: null },
+      // eslint-disable-next-line no-sparse-arrays
+      { ...assistant([]), content: [null, , { type: "text", text: "after a hole" }] },
+    ] as unknown as AgentMessage[];
+    expect(convertToLlm(odd)).toStrictEqual(pi.convertToLlm(odd));
+    expect(convertToLlm(odd)).toHaveLength(3);
+  });
+
+  it("skips the holes of a sparse list, as pi's map and filter do", () => {
+    // eslint-disable-next-line no-sparse-arrays
+    const sparse = [createUserMessage("a", 1), , createUserMessage("b", 2)] as AgentMessage[];
+    expect(convertToLlm(sparse)).toStrictEqual(pi.convertToLlm(sparse));
+    expect(convertToLlm(sparse)).toHaveLength(2);
+  });
+
+  it("converts a custom message changed in place to its new text", () => {
+    const message = createCustomMessage("reminder", "old text", true, undefined, 1);
+    expect(convertToLlm([message])[0]).toMatchObject({ content: [{ type: "text", text: "old text" }] });
+    message.content = "new text";
+    expect(convertToLlm([message])).toStrictEqual(pi.convertToLlm([message]));
+    expect(convertToLlm([message])[0]).toMatchObject({ content: [{ type: "text", text: "new text" }] });
+  });
+
   it("can be called as pi calls it, with the facts alone (default policies)", () => {
     const history: AgentMessage[] = [createUserMessage("u", 1), createNotification("n", "info", 2)];
     expect(convertToLlm(history)).toEqual(pi.convertToLlm(history));

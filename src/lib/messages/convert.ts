@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
+import { isObject } from "../../shared/is-object.ts";
 import { contentParts } from "./content.ts";
-import { createUserMessage } from "./factories.ts";
 import { DEFAULT_POLICIES, type VisibilityPolicies } from "./policies.ts";
 import type {
   ApprovalRequestMessage,
@@ -76,11 +76,40 @@ const EXCLUDED: Conversion = { fate: "excluded" };
 const UNKNOWN: Conversion = { fate: "unknown" };
 
 /**
- * Converted messages are cached per fact object and policy, so recomputing the model view returns the
- * same objects for unchanged facts: cheap to redo on every change, and stable identities for the UI.
- * Facts are never mutated in place (a change replaces the object), which keeps the cache correct.
+ * A user message carrying one text part, with the fact's own timestamp as it is: pi leaves a missing one
+ * missing, so no default is filled in here.
  */
-const cache = new WeakMap<object, { key: string; conversion: Conversion }>();
+function userText(text: string, timestamp: number): Message {
+  return { role: "user", content: [{ type: "text", text }], timestamp };
+}
+
+/**
+ * Converted messages are cached per fact object and policy, so recomputing the model view returns the
+ * same objects for unchanged facts: cheap to redo on every change, and stable identities for the UI. A
+ * hit is used only while the fact's own fields are the very values the conversion was built from (a
+ * shallow snapshot), so a fact changed in place (an extension editing its message, a file's object reused)
+ * converts again. Nested values are shared with the conversion, as pi shares them, never copied.
+ */
+interface Cached {
+  key: string;
+  fields: unknown[];
+  conversion: Conversion;
+}
+const cache = new WeakMap<object, Cached>();
+
+function fieldsOf(fact: object): unknown[] {
+  const fields: unknown[] = [];
+  for (const name in fact) {
+    if (Object.hasOwn(fact, name)) fields.push(name, (fact as Record<string, unknown>)[name]);
+  }
+  return fields;
+}
+
+function sameFields(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (!Object.is(a[index], b[index])) return false;
+  return true;
+}
 
 export function convertMessage(message: AgentMessage, policies: VisibilityPolicies): Conversion {
   switch (message.role) {
@@ -91,7 +120,7 @@ export function convertMessage(message: AgentMessage, policies: VisibilityPolici
       return SENT(message);
     case "bashExecution":
       if (message.excludeFromContext) return EXCLUDED;
-      return cached(message, "", () => createUserMessage(bashExecutionToText(message), message.timestamp));
+      return cached(message, "", () => userText(bashExecutionToText(message), message.timestamp));
     case "custom":
       return cached(message, "", () => ({
         role: "user",
@@ -100,39 +129,21 @@ export function convertMessage(message: AgentMessage, policies: VisibilityPolici
       }));
     case "branchSummary":
       return cached(message, "", () =>
-        createUserMessage(BRANCH_SUMMARY_PREFIX + message.summary + BRANCH_SUMMARY_SUFFIX, message.timestamp),
+        userText(BRANCH_SUMMARY_PREFIX + message.summary + BRANCH_SUMMARY_SUFFIX, message.timestamp),
       );
     case "compactionSummary":
       return cached(message, "", () =>
-        createUserMessage(
-          COMPACTION_SUMMARY_PREFIX + message.summary + COMPACTION_SUMMARY_SUFFIX,
-          message.timestamp,
-        ),
+        userText(COMPACTION_SUMMARY_PREFIX + message.summary + COMPACTION_SUMMARY_SUFFIX, message.timestamp),
       );
     case "notification":
       if (policies.notification === "hidden") return HIDDEN;
-      return cached(
-        message,
-        "userText",
-        () => createUserMessage(notificationText(message), message.timestamp),
-        true,
-      );
+      return cached(message, "userText", () => userText(notificationText(message), message.timestamp), true);
     case "approval_request":
       if (policies.approval_request === "hidden") return HIDDEN;
-      return cached(
-        message,
-        "userText",
-        () => createUserMessage(approvalText(message), message.timestamp),
-        true,
-      );
+      return cached(message, "userText", () => userText(approvalText(message), message.timestamp), true);
     case "progress":
       if (policies.progress === "hidden") return HIDDEN;
-      return cached(
-        message,
-        "userText",
-        () => createUserMessage(progressText(message), message.timestamp),
-        true,
-      );
+      return cached(message, "userText", () => userText(progressText(message), message.timestamp), true);
     default: {
       // Adding a message type without deciding its fate here is a compile error; at run time, a role no
       // version of the playground knows (kept from a file) lands here and is never sent.
@@ -144,10 +155,11 @@ export function convertMessage(message: AgentMessage, policies: VisibilityPolici
 }
 
 function cached(fact: object, key: string, build: () => Message, byPolicy = false): Conversion {
+  const fields = fieldsOf(fact);
   const hit = cache.get(fact);
-  if (hit && hit.key === key) return hit.conversion;
+  if (hit && hit.key === key && sameFields(hit.fields, fields)) return hit.conversion;
   const conversion: Conversion = { fate: "converted", message: build(), ...(byPolicy ? { byPolicy } : {}) };
-  cache.set(fact, { key, conversion });
+  cache.set(fact, { key, fields, conversion });
   return conversion;
 }
 
@@ -219,7 +231,12 @@ export class ModelMessageWalk {
     this.#flush();
     this.#emit(message, index);
     if (message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "aborted") {
-      for (const block of message.content) if (block.type === "toolCall") this.#waitingResults.add(block.id);
+      // Content is read as pi's types promise it only where it is a list; pi passes any other shape
+      // through unchanged, and so does this walk (holes and null blocks included).
+      const content: unknown = message.content;
+      if (Array.isArray(content))
+        for (const block of content as unknown[])
+          if (isObject(block) && block.type === "toolCall") this.#waitingResults.add(block.id as string);
     }
   }
 
@@ -244,7 +261,9 @@ export function forEachModelMessage(
   options: WalkOptions = {},
 ): ModelMessageWalk {
   const walk = new ModelMessageWalk(policies, emit, options);
-  for (let index = 0; index < facts.length; index++) walk.step(facts[index] as AgentMessage, index);
+  // A hole in a sparse list is no message (pi's map and filter skip it too).
+  for (let index = 0; index < facts.length; index++)
+    if (index in facts) walk.step(facts[index] as AgentMessage, index);
   walk.finish();
   return walk;
 }
