@@ -259,3 +259,45 @@ async function hugeSession({ browser, baseURL, benchBundle, record, runs }) {
     { unit: "count", goal: "same as empty" },
   );
 }
+
+/**
+ * A reply the Markdown parser handles badly (`_a_a_a…`, quadratic: 40 kB once froze the tab for seconds),
+ * streamed in 200-character pieces, against the same stream of ordinary words: the page's thread hands long
+ * text to the worker, so its cost should not follow the parser's. The end-to-end test checks that the work
+ * goes to the worker; how long the page's tasks take is measured here.
+ */
+export async function markdownBenchmarks({ browser, baseURL, benchBundle, runs, record }) {
+  console.log("The app in Chromium: a reply pathological for Markdown…");
+  // A fresh page each run: a page remembers a reply that overran the worker's budget and does not try it
+  // again.
+  const markdownStreams = { pathological: [], ordinary: [] };
+  for (let run = 0; run < runs; run++) {
+    for (const [key, delta] of [
+      ["pathological", "_a".repeat(100)],
+      ["ordinary", "word ".repeat(40)],
+    ]) {
+      const { context, page, cdp } = await openApp(browser, baseURL, benchBundle, {
+        facts: 1,
+        inspector: false,
+      });
+      markdownStreams[key].push(await stream(page, cdp, 200, 10, delta));
+      await context.close();
+    }
+  }
+  const markdownPick = (key, field) => markdownStreams[key].map((result) => result[field]);
+  record(
+    "streaming a reply pathological for Markdown: main thread per frame, the whole reply",
+    "40 kB of `_a`, 200 characters per 10 ms",
+    markdownStreams.pathological.map((result) => result.mainThreadMs / Math.max(1, result.frames)),
+    "the same stream of ordinary words",
+    markdownStreams.ordinary.map((result) => result.mainThreadMs / Math.max(1, result.frames)),
+  );
+  record(
+    "streaming a reply pathological for Markdown: longest task",
+    "40 kB of `_a`, 200 characters per 10 ms",
+    markdownPick("pathological", "longest"),
+    "the same stream of ordinary words",
+    markdownPick("ordinary", "longest"),
+    { goal: "no task over 50 ms (0 = none over 50 ms)" },
+  );
+}

@@ -47,7 +47,7 @@ export function instrument() {
   // encoding are not the page's work. The page receives the chunks through a transferred stream, one task
   // per chunk, as it would receive them from the network.
   const modelSource = `onmessage = (event) => {
-    const { tokens, intervalMs, usage } = event.data;
+    const { tokens, intervalMs, delta, usage } = event.data;
     const encoder = new TextEncoder();
     let controller;
     const body = new ReadableStream({ start: (c) => (controller = c) });
@@ -67,7 +67,8 @@ export function instrument() {
         return;
       }
       sent++;
-      send({ type: "text_delta", contentIndex: 0, delta: sent % 12 === 0 ? "word.\\n\\n" : "word " });
+      const text = delta ?? (sent % 12 === 0 ? "word.\\n\\n" : "word ");
+      send({ type: "text_delta", contentIndex: 0, delta: text });
       if (sent === 1) postMessage({ first: now() });
       if (sent === tokens) postMessage({ last: true });
     }, intervalMs);
@@ -76,7 +77,7 @@ export function instrument() {
   window.fetch = async (input, init) => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     if (!url.endsWith("/api/stream")) return realFetch(input, init);
-    const { tokens, intervalMs } = bench.stream;
+    const { tokens, intervalMs, delta } = bench.stream;
     let finish = () => undefined;
     bench.finished = new Promise((resolve) => (finish = resolve));
     model ??= new Worker(URL.createObjectURL(new Blob([modelSource], { type: "text/javascript" })));
@@ -91,7 +92,7 @@ export function instrument() {
         if (data.last) bench.onLastToken();
         if (data.finished) finish();
       };
-      model.postMessage({ tokens, intervalMs, usage });
+      model.postMessage({ tokens, intervalMs, delta, usage });
     });
     return new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } });
   };
@@ -134,8 +135,11 @@ export async function taskSeconds(cdp) {
   return metrics.find((metric) => metric.name === "TaskDuration")?.value ?? 0;
 }
 
-/** Stream `tokens` tokens at `intervalMs` into the open session; returns main-thread time, long tasks and frames. */
-export async function stream(page, cdp, tokens, intervalMs) {
+/**
+ * Stream `tokens` tokens at `intervalMs` into the open session; returns main-thread time, long tasks and
+ * frames. Each token is `delta` when given, else a word (with a paragraph break every twelfth).
+ */
+export async function stream(page, cdp, tokens, intervalMs, delta) {
   await page.getByRole("textbox", { name: "Message" }).fill("benchmark prompt");
   const send = page.getByRole("button", { name: "Send" });
   await send.waitFor();
@@ -145,7 +149,7 @@ export async function stream(page, cdp, tokens, intervalMs) {
         .find((candidate) => candidate.textContent?.trim() === "Send")
         .click();
   });
-  const result = await measureStream(page, cdp, tokens, intervalMs);
+  const result = await measureStream(page, cdp, tokens, intervalMs, delta);
   await send.waitFor({ timeout: 120_000 });
   return result;
 }
@@ -218,16 +222,16 @@ export async function openFloorPage(browser, baseURL, { show }) {
  * Run `window.__bench.begin` (which makes the page request the stream: the app's Send, a floor page's
  * reader) and measure until it is over.
  */
-export async function measureStream(page, cdp, tokens, intervalMs) {
+export async function measureStream(page, cdp, tokens, intervalMs, delta) {
   await page.evaluate(
-    ([count, interval]) => {
-      window.__bench.stream = { tokens: count, intervalMs: interval };
+    ([count, interval, text]) => {
+      window.__bench.stream = { tokens: count, intervalMs: interval, delta: text };
       window.__bench.longTasks = [];
       window.__bench.frames = [];
       window.__bench.firstTokenAt = Infinity;
       window.__bench.expectStream();
     },
-    [tokens, intervalMs],
+    [tokens, intervalMs, delta],
   );
   // From here on nothing of Playwright's own runs in the page until the stream is over: its DOM queries
   // would be counted as the page's main-thread time.

@@ -9,7 +9,7 @@ import { chromium } from "@playwright/test";
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { build, preview, runnerImport } from "vite";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/chromium-path.mjs";
-import { appBenchmarks } from "./app-bench.mjs";
+import { appBenchmarks, markdownBenchmarks } from "./app-bench.mjs";
 import { floorJs, INITIAL_JS_BUDGET, initialAssets } from "../scripts/bundle-budget.mjs";
 import { callsBenchmarks } from "./calls-bench.mjs";
 import { median, summarize } from "./stats.mjs";
@@ -314,6 +314,13 @@ async function main() {
       runs: quick ? 2 : 3,
       record,
       huge,
+    });
+    await markdownBenchmarks({
+      browser,
+      baseURL,
+      benchBundle: join(out, "browser-bench.js"),
+      runs: quick ? 2 : 3,
+      record,
     });
   } finally {
     await browser.close();
