@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
 import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { PayloadResponse } from "../shared/api-types.ts";
 import { countOf } from "../shared/count-of.ts";
 import { zeroUsage } from "../shared/usage.ts";
@@ -45,6 +45,8 @@ function viaProxy(
   path: string,
   body?: string,
   method = body === undefined ? "GET" : "POST",
+  signal?: AbortSignal,
+  onData?: (chunk: string) => void,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -54,17 +56,30 @@ function viaProxy(
         path,
         method,
         headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+        signal,
       },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
+        res.on("data", (chunk: string) => {
+          text += chunk;
+          onData?.(chunk);
+        });
         res.on("end", () => resolve(text));
       },
     );
     req.on("error", reject);
     req.end(body);
   });
+}
+
+/** A few turns of the real event loop (sockets), which a faked `setTimeout` does not stop. */
+async function realTurns(count: number): Promise<void> {
+  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await realTurns(1);
 }
 
 const dataLines = (text: string) =>
@@ -185,20 +200,42 @@ describe("the offline models with and without a server", () => {
   });
 
   it("take the chosen speed from the request through the proxy", async () => {
-    const timed = async (speed: number) => {
+    // The pace is the mirror's timer: with the clock faked, a second of it passes only when the test says
+    // so, and the reply's chunks that arrived by then are the pace. The sockets run on real time.
+    const tokensInOneSecond = async (speed: number) => {
       const body = JSON.stringify({
         model: { provider: "mirror", id: "mirror" },
-        context: { messages: [system, user("a reply of some length ".repeat(12))] },
+        context: { messages: [system, user("a reply of some length ".repeat(120))] },
         options: { metadata: { mirrorTokensPerSecond: speed } },
       });
-      const started = performance.now();
-      const events = dataLines(await viaProxy("/api/stream", body));
-      expect(events.at(-1)?.type).toBe("done");
-      return performance.now() - started;
+      const controller = new AbortController();
+      let received = "";
+      const reply = viaProxy("/api/stream", body, "POST", controller.signal, (chunk) => (received += chunk));
+      const deltas = () => dataLines(received).filter((event) => event.type === "text_delta").length;
+      // Let the request reach the handler and the stream start before the clock moves.
+      await until(() => dataLines(received).some((event) => event.type === "text_start"));
+      for (let step = 0; step < 100; step++) {
+        await vi.advanceTimersByTimeAsync(10);
+        await realTurns(3);
+      }
+      await realTurns(20);
+      const counted = deltas();
+      controller.abort();
+      await reply.catch(() => undefined);
+      return counted;
     };
-    // About 85 tokens: over a second at 75 tokens per second, under a third of one at 300.
-    const [slow, fast] = [await timed(75), await timed(300)];
-    expect(slow).toBeGreaterThan(800);
-    expect(fast * 2).toBeLessThan(slow);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      // One token (up to four characters) per chunk: the count is the pace, a little over it where a word
+      // ends in a shorter chunk. Neither is the default pace (75 tokens per second).
+      const slow = await tokensInOneSecond(15);
+      const fast = await tokensInOneSecond(300);
+      expect(slow).toBeGreaterThanOrEqual(13);
+      expect(slow).toBeLessThanOrEqual(20);
+      expect(fast).toBeGreaterThanOrEqual(270);
+      expect(fast).toBeLessThanOrEqual(360);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
