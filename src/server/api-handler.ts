@@ -23,7 +23,9 @@ import { parseStreamRequest, type StreamRequest } from "../shared/stream-request
 import { captureJson, payloadResponseJson, type StoredPayload } from "../shared/payloads/captured-json.ts";
 import { capturePayload, missingPayloadReason } from "../shared/payloads/call-capture.ts";
 import { answerPayload, PREVIEW_PATH } from "../shared/payloads/payload-route.ts";
-import { answerPreflight, apiPath, routeOf, TOKEN_ROUTES } from "./api-routes.ts";
+import { answerPreflight, apiPath, needsToken, routeOf } from "./api-routes.ts";
+import type { LiveConfig } from "./live/live-config.ts";
+import { createLiveRoutes, isPiRoute } from "./live/live-routes.ts";
 import { DEFAULT_PAYLOAD_LIMITS, PayloadStore } from "../shared/payloads/payload-store.ts";
 import { previewPayload } from "../shared/payloads/preview.ts";
 import { MIRROR_PROVIDER_ID } from "../shared/mirror/mirror-id.ts";
@@ -58,6 +60,8 @@ export interface ApiOptions {
   maxPayloadCaptureBytes?: number;
   maxPayloadStoreBytes?: number;
   payloadTtlMs?: number;
+  /** Live pi sessions: the pairing token and limits of their ingest (absent: no live routes). */
+  live?: LiveConfig;
   /** The clock payloads age by (tests move it). */
   now?: () => number;
   log: (line: string) => void;
@@ -99,9 +103,28 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   );
   // Every payload that is kept or previewed is scrubbed by this one replacer.
   const scrubPayload = payloadReplacer(options.registry.redactor);
+  const live = options.live
+    ? createLiveRoutes({
+        config: options.live,
+        redactor: options.registry.redactor,
+        scrubPayload,
+        bodyIdleTimeoutMs: options.bodyIdleTimeoutMs,
+        clientReadTimeoutMs: options.clientReadTimeoutMs,
+        maxUnsentBytes: options.maxUnsentBytes,
+        keepAliveMs: options.keepAliveMs,
+        log: options.log,
+      })
+    : undefined;
 
   async function route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    const target = routeOf(path);
+    if (live && isPiRoute(path)) {
+      // pi's extension: Host checked as for any request; the live routes refuse pages and want the pairing token.
+      const access = checkOrigin(req);
+      if (!access.ok) throw access.error;
+      await live.pi(req, res, path);
+      return;
+    }
+    const target = live || !path.startsWith("/api/live/") ? routeOf(path) : undefined;
     if (!target) throw new HttpError(404, `No such API endpoint: ${path}`);
     const { method, callId } = target;
     // Answers differ by Origin (CORS headers, refusals): no cache may hand one origin's answer to another.
@@ -121,7 +144,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     if (req.method !== method) throw new HttpError(405, `${path} accepts ${method} only.`, { Allow: method });
 
     // A page on a listed origin brings the token on every route: it cannot read it from /api/session.
-    if (crossOrigin !== undefined || TOKEN_ROUTES.has(path) || callId !== undefined) {
+    if (crossOrigin !== undefined || needsToken(path) || callId !== undefined) {
       const unauthorized = checkToken(req, options.token, crossOrigin === undefined ? "session" : "operator");
       if (unauthorized) throw unauthorized;
     }
@@ -143,6 +166,10 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     }
     if (path === PREVIEW_PATH) {
       await preview(req, res);
+      return;
+    }
+    if (live && path.startsWith("/api/live/")) {
+      await live.page(req, res, path);
       return;
     }
     // The body is read and checked before a stream slot is taken: slow uploads must not hold the slots.

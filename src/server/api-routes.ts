@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { payloadRouteCallId, PREVIEW_PATH } from "../shared/payloads/payload-route.ts";
+import { LIVE_PAGE_ROUTES, liveSessionRoute } from "./live/live-routes.ts";
 
 /**
  * The API's routes: which requests are for the API at all, the paths it answers and the one method each
@@ -11,18 +12,25 @@ const ROUTES: Record<string, string> = {
   "/api/models": "GET",
   "/api/stream": "POST",
   [PREVIEW_PATH]: "POST",
+  ...LIVE_PAGE_ROUTES,
 };
 
 /** The route a path names: one of ROUTES, or a call's payload (`/api/calls/:callId/payload`, GET). */
 export function routeOf(path: string): { method: string; callId?: string } | undefined {
   const method = ROUTES[path];
   if (method) return { method };
+  if (liveSessionRoute(path) !== undefined) return { method: "GET" };
   const callId = payloadRouteCallId(path);
   return callId === undefined ? undefined : { method: "GET", callId };
 }
 
 /** Routes that read or spend what only the page's own origin (or the operator) may: they need the token. */
-export const TOKEN_ROUTES = new Set(["/api/stream", PREVIEW_PATH]);
+export const TOKEN_ROUTES = new Set(["/api/stream", PREVIEW_PATH, ...Object.keys(LIVE_PAGE_ROUTES)]);
+
+/** Live pi sessions are the page's to read only with the token, whatever the route. */
+export function needsToken(path: string): boolean {
+  return TOKEN_ROUTES.has(path) || path.startsWith("/api/live/");
+}
 
 /** How long a browser may reuse a preflight answer before asking again. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;

@@ -4,6 +4,7 @@ import type { ModelRegistry } from "./model-registry.ts";
 import type { ServerEnv } from "./server-env.ts";
 import { LOOPBACK_HOSTNAMES, parseAllowedOrigins } from "./request-guard.ts";
 import { positiveInt } from "../shared/positive-int.ts";
+import { liveConfig, type LiveConfig } from "./live/live-config.ts";
 
 /** A token shorter than this is guessable enough to spend someone's keys with. */
 const MIN_TOKEN_LENGTH = 16;
@@ -31,6 +32,8 @@ export interface ProxyConfig {
   maxPayloadCaptureBytes: number;
   maxPayloadStoreBytes: number;
   payloadTtlMs: number;
+  /** Live pi sessions: the pairing token, the ingest's limits, the extension's path. */
+  live: LiveConfig;
 }
 
 /** Read and check the environment; a bad value throws an Error whose message says what to fix. */
@@ -66,6 +69,7 @@ export function proxyConfig(env: ServerEnv): ProxyConfig {
         ? 0
         : (positiveInt(env.MAX_PAYLOAD_STORE_BYTES) ?? DEFAULT_LIMITS.maxPayloadStoreBytes),
     payloadTtlMs: positiveInt(env.PAYLOAD_TTL_MS) ?? DEFAULT_LIMITS.payloadTtlMs,
+    live: liveConfig(env),
   };
 }
 
@@ -90,6 +94,7 @@ export function apiOptions(
     maxPayloadCaptureBytes: config.maxPayloadCaptureBytes,
     maxPayloadStoreBytes: config.maxPayloadStoreBytes,
     payloadTtlMs: config.payloadTtlMs,
+    live: config.live,
     log,
   };
 }

@@ -14,6 +14,7 @@ import {
   serverUrl,
 } from "./proxy-config.ts";
 import { applySecurityHeaders, SECURITY_HEADERS } from "./security-headers.ts";
+import { connectCommand } from "./live/live-config.ts";
 
 /**
  * Options shared by Vite's dev and preview servers. Vite checks Host and answers CORS before any plugin
@@ -73,6 +74,11 @@ export function playgroundApi(options: PlaygroundApiOptions): Plugin {
     }
     if (config.allowedOrigins.length > 0) {
       for (const line of accessLines(config, url ?? "this server")) console.info(`[pi-playground] ${line}`);
+    }
+    if (url) {
+      console.info(
+        `[pi-playground] To watch a pi coding agent here, start it with this extension (the page shows it too, under "Connect pi"):\n  ${connectCommand(config.live, url)}`,
+      );
     }
   };
 
