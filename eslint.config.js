@@ -85,6 +85,30 @@ export default ts.config(
     },
   },
   {
+    // The pi extension is one file pi loads on its own (and people copy): pi's packages and Node only. The
+    // protocol's types come from src/shared, as type imports, which pi's loader erases.
+    files: ["src/pi-extension/**"],
+    ignores: ["src/pi-extension/**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/server/**", "**/lib/**", "*.svelte"],
+              message: "The pi extension imports nothing of the playground's browser or server code.",
+            },
+            {
+              group: ["**/shared/**"],
+              allowTypeImports: true,
+              message: "The pi extension may import the playground's shared types only (import type).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Code both sides use: free of the browser and of Node, and importing neither side.
     files: ["src/shared/**"],
     ignores: ["src/shared/**/*.test.ts"],
