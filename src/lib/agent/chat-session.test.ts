@@ -1,3 +1,4 @@
+import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
 import { describe, expect, it, vi } from "vitest";
 import { ChatSession } from "./chat-session.svelte.ts";
 import { CANCELLED_BEFORE_SENDING } from "./call-gate.svelte.ts";
@@ -371,8 +372,8 @@ describe("pausing before each model call", () => {
     expect(session.calls.calls[0]?.outcome).toMatchObject({
       stopReason: "aborted",
       usage: { output: 0 },
-      outputEstimate: Math.ceil(streamed.length / 4),
+      outputEstimate: estimateTextTokens(streamed),
     });
-    expect(session.usage).toMatchObject({ output: Math.ceil(streamed.length / 4), outputEstimated: true });
+    expect(session.usage).toMatchObject({ output: estimateTextTokens(streamed), outputEstimated: true });
   });
 });

@@ -1,15 +1,15 @@
 import type { Message, Usage } from "@earendil-works/pi-ai";
-import { calculateContextTokens } from "@earendil-works/pi-ai/utils/estimate";
+import { contextTokens, measureParts, type PartVisitor, type TokenPart } from "../model-view/tokens.ts";
 import { apportion } from "./apportion.ts";
-import { CATEGORIES, type Category } from "./categories.ts";
-import { Weigher } from "./message-weight.ts";
+import { CATEGORIES, userTextCategory, type Category } from "./categories.ts";
 
 /**
  * The composition of one request: how many of its input tokens each category takes, and which facts put
- * them there. Each message is measured in characters, the way pi-ai's estimator measures it (an image
- * as 4,800 characters); the request's total is either the provider's own count (input, cache reads and
- * cache writes of the call's usage) or pi-ai's `estimateContextTokens`, and the characters only say how
- * that total is split. Categories, and the facts within each, are whole numbers adding up to the total.
+ * them there. Each message is measured in characters, the way pi-ai's estimator measures it
+ * (`measureParts` of the page's one token estimate); the request's total is either the provider's own count
+ * (input, cache reads and cache writes of the call's usage) or pi-ai's `estimateContextTokens`, and the
+ * characters only say how that total is split. Categories, and the facts within each, are whole numbers
+ * adding up to the total.
  */
 
 /** Where a message sent came from: the entry (fact) behind it and that fact's role. */
@@ -97,40 +97,95 @@ export function inputTotal(usage: Usage | undefined): number {
   return Number.isFinite(total) ? total : 0;
 }
 
-/**
- * pi-ai's `estimateContextTokens`, from per-message estimates already made: the last reply whose usage
- * applies to the prefix (not aborted or failed, not followed by an older-stamped message inserted
- * before it) counts as its usage, and the messages after it as estimated.
- */
-function anchoredEstimate(
-  messages: readonly Message[],
-  estimates: Float64Array,
-): Extract<TokenBasis, { kind: "estimate" }> {
-  let latestPrefix = Number.NEGATIVE_INFINITY;
-  let anchorIndex: number | null = null;
-  let usageTokens = 0;
-  messages.forEach((message, index) => {
-    if (message.role === "assistant") {
-      const applies = message.timestamp >= latestPrefix;
-      const tokens = message.usage ? calculateContextTokens(message.usage) : 0;
-      if (applies && message.stopReason !== "aborted" && message.stopReason !== "error" && tokens > 0) {
-        anchorIndex = index;
-        usageTokens = tokens;
-      }
-    }
-    latestPrefix = Math.max(latestPrefix, message.timestamp);
-  });
-  let trailingTokens = 0;
-  for (let index = anchorIndex === null ? 0 : anchorIndex + 1; index < messages.length; index++)
-    trailingTokens += estimates[index] ?? 0;
+/** pi-ai's estimate of a request that reported no usage: anchored on the last reply whose usage applies. */
+function anchoredEstimate(messages: readonly Message[]): Extract<TokenBasis, { kind: "estimate" }> {
+  const estimate = contextTokens(messages);
   return {
     kind: "estimate",
-    usageTokens,
-    trailingTokens,
-    anchorIndex,
-    estimate: usageTokens + trailingTokens,
+    usageTokens: estimate.usageTokens,
+    trailingTokens: estimate.trailingTokens,
+    anchorIndex: estimate.lastUsageIndex,
+    estimate: estimate.tokens,
   };
 }
+
+/**
+ * The parts of a request's messages, in flat arrays (composing 10,000 messages allocates next to
+ * nothing): each part's category, message and characters, and how many blocks it stands for. Blocks of
+ * one category in a row in one message are one part (a reply's two text blocks are one share).
+ */
+class Weigher implements PartVisitor {
+  categories: Uint8Array;
+  messages: Int32Array;
+  chars: Float64Array;
+  blocks: Int32Array;
+  count = 0;
+  /** The message being weighed, and the category its text counts in. */
+  #message = 0;
+  #textCategory = 0;
+
+  constructor(capacity: number) {
+    this.categories = new Uint8Array(capacity);
+    this.messages = new Int32Array(capacity);
+    this.chars = new Float64Array(capacity);
+    this.blocks = new Int32Array(capacity);
+  }
+
+  /** Weigh one message; returns pi-ai's estimate of it. */
+  weigh(index: number, message: Message, sourceRole: string | undefined): number {
+    this.#message = index;
+    this.#textCategory =
+      message.role === "assistant"
+        ? CATEGORY_INDEX.assistantText
+        : CATEGORY_INDEX[message.role === "toolResult" ? "toolResults" : userTextCategory(sourceRole)];
+    return measureParts(message, this);
+  }
+
+  part(kind: TokenPart, chars: number, blocks: number): void {
+    this.#add(this.#message, kind === "text" ? this.#textCategory : PART_CATEGORY[kind], chars, blocks);
+  }
+
+  #add(message: number, category: number, chars: number, blocks: number): void {
+    const last = this.count - 1;
+    if (last >= 0 && this.messages[last] === message && this.categories[last] === category) {
+      this.chars[last] = (this.chars[last] ?? 0) + chars;
+      this.blocks[last] = (this.blocks[last] ?? 0) + blocks;
+      return;
+    }
+    if (this.count === this.categories.length) this.#grow();
+    this.categories[this.count] = category;
+    this.messages[this.count] = message;
+    this.chars[this.count] = chars;
+    this.blocks[this.count] = blocks;
+    this.count++;
+  }
+
+  #grow(): void {
+    const size = Math.max(16, this.categories.length * 2);
+    const grow = <T extends Uint8Array | Int32Array | Float64Array>(array: T, make: (n: number) => T): T => {
+      const next = make(size);
+      next.set(array);
+      return next;
+    };
+    this.categories = grow(this.categories, (n) => new Uint8Array(n));
+    this.messages = grow(this.messages, (n) => new Int32Array(n));
+    this.chars = grow(this.chars, (n) => new Float64Array(n));
+    this.blocks = grow(this.blocks, (n) => new Int32Array(n));
+  }
+}
+
+const CATEGORY_INDEX = Object.fromEntries(CATEGORIES.map((category, index) => [category, index])) as Record<
+  Category,
+  number
+>;
+
+const PART_CATEGORY: Record<Exclude<TokenPart, "text">, number> = {
+  system: CATEGORY_INDEX.system,
+  tools: CATEGORY_INDEX.tools,
+  image: CATEGORY_INDEX.images,
+  thinking: CATEGORY_INDEX.thinking,
+  toolCall: CATEGORY_INDEX.toolCalls,
+};
 
 /**
  * Compose a request. With `usage` (a call that returned it) the total is the provider's input count;
@@ -158,7 +213,7 @@ export function compose(
       cacheWrite: usage?.cacheWrite ?? 0,
       estimate,
     };
-  } else basis = anchoredEstimate(messages, estimates);
+  } else basis = anchoredEstimate(messages);
   const total = basis.kind === "usage" ? providerTotal : basis.estimate;
 
   // Characters and blocks per category, then the total split between the categories.

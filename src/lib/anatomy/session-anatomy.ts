@@ -1,3 +1,4 @@
+import { callTokens } from "../agent/recording/call-tokens.ts";
 import type { SessionEntry } from "../messages/entries.ts";
 import type { CallRecord } from "../storage/records.ts";
 import { findCacheBreak, type CacheBreak } from "./cache-break.ts";
@@ -152,6 +153,8 @@ export class CallAnalyzer {
     const cost = Number.isFinite(usage.cost?.total) ? usage.cost.total : 0;
     this.#cumulativeCost += cost;
     const contextTokens = providerInput > 0 ? providerInput : composition?.total;
+    // The same numbers the calls view and the session's usage show, an estimated output included.
+    const counts = callTokens(call.outcome);
     const window = this.#context.windowOf(call.provider, call.modelId);
     const anatomy: CallAnatomy = {
       seq: call.seq,
@@ -160,10 +163,10 @@ export class CallAnalyzer {
       unknown: body.kind === "unknown" ? body.reason : undefined,
       contextTokens,
       basis: providerInput > 0 ? "usage" : composition ? "estimate" : "unknown",
-      cacheRead: usage.cacheRead || 0,
-      cacheWrite: usage.cacheWrite || 0,
-      uncached: usage.input || 0,
-      output: usage.output || 0,
+      cacheRead: counts.cacheRead || 0,
+      cacheWrite: counts.cacheWrite || 0,
+      uncached: counts.input || 0,
+      output: counts.output || 0,
       window,
       cost,
       cumulativeCost: this.#cumulativeCost,

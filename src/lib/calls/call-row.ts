@@ -1,14 +1,7 @@
-import { tokenCounts, type TokenCounts } from "../models/usage.ts";
-import type { CallOutcome, CallRecord } from "../storage/records.ts";
+import { callTokens } from "../agent/recording/call-tokens.ts";
+import type { CallRecord } from "../storage/records.ts";
 import { formatTime } from "../ui/format.ts";
 import { usageLine } from "../ui/usage-text.ts";
-
-/** A call's token numbers: the provider's usage, or the estimate kept for a reply stopped before any came. */
-export function callTokens(outcome: CallOutcome): TokenCounts {
-  // A stored record is read back as it was kept: only a number is an estimate.
-  const estimate = typeof outcome.outputEstimate === "number" ? outcome.outputEstimate : undefined;
-  return tokenCounts(outcome.usage, estimate);
-}
 
 export function formatDuration(ms: number): string {
   return ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(ms < 10_000 ? 2 : 1)} s`;

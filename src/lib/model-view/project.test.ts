@@ -1,5 +1,10 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
+import {
+  estimateContextTokens,
+  estimateMessageTokens,
+  estimateTextTokens,
+} from "@earendil-works/pi-ai/utils/estimate";
 import { describe, expect, it } from "vitest";
 import { zeroUsage } from "../../shared/usage.ts";
 import { convertToLlm } from "../messages/convert.ts";
@@ -173,12 +178,22 @@ describe("projectModelView", () => {
     }
   });
 
-  it("estimates tokens for both sides", () => {
-    const view = projectFacts(
-      [createUserMessage("x".repeat(400), 1), createNotification("y".repeat(40))],
-      DEFAULT_CONTEXT_SETTINGS,
-    );
-    expect(view.modelTokens).toBe(100);
-    expect(view.factTokens).toBe(110);
+  it("estimates tokens for both sides with pi-ai's estimator, the model's context anchored on usage", () => {
+    const question = createUserMessage("x".repeat(400), 1);
+    const facts = [question, createNotification("y".repeat(40))];
+    const view = projectFacts(facts, DEFAULT_CONTEXT_SETTINGS);
+    // The notification is hidden from the model, but it is a fact of the session all the same.
+    expect(view.modelTokens).toBe(estimateMessageTokens(question));
+    expect(view.factTokens).toBe(estimateMessageTokens(question) + estimateTextTokens("y".repeat(40)));
+    expect([view.modelTokens, view.factTokens]).toEqual([115, 127]);
+    // After a reply that reported usage, the model's context counts that usage and estimates what follows.
+    const answered = {
+      ...reply("ok"),
+      usage: { ...zeroUsage(), input: 900, output: 100, totalTokens: 1_000 },
+    };
+    const next = createUserMessage("z".repeat(35), 3);
+    const later = projectFacts([...facts, answered, next], DEFAULT_CONTEXT_SETTINGS);
+    expect(later.modelTokens).toBe(1_000 + 10);
+    expect(later.modelTokens).toBe(estimateContextTokens(later.messages).tokens);
   });
 });

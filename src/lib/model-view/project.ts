@@ -10,7 +10,7 @@ import {
   type ContextFate,
   type SessionProjection,
 } from "./session-projection.ts";
-import { estimateTokens } from "./tokens.ts";
+import { contextTokens, factTokens } from "./tokens.ts";
 
 /** What happens to one fact on its way to the model. */
 export type Fate =
@@ -65,7 +65,10 @@ export interface ModelView {
   /** For facts changed by a context edit: the edit, the original and what the model reads instead. */
   edits: ReadonlyMap<number, Extract<ContextFate, { kind: "edited" | "omitted" }>>;
   counts: FateCounts;
-  /** Estimated tokens of every fact and of the model messages (estimated when first read). */
+  /**
+   * pi-ai's estimate of every fact's own size, summed; and of the next call's context, anchored on the last
+   * reply's usage (`contextTokens`). Estimated when first read.
+   */
   readonly factTokens: number;
   readonly modelTokens: number;
 }
@@ -155,19 +158,18 @@ class Collector {
   }
 }
 
-/** The token totals of a view that a longer one extends: its facts and messages need no estimating again. */
+/** The facts' token total of a view that a longer one extends: its facts need no estimating again. */
 interface TokensBefore {
   facts: number;
-  model: number;
   factsFrom: number;
-  messagesFrom: number;
 }
 
 /**
  * A model view whose token totals are estimated when first read. Only the inspector shows them, and
  * estimating every fact of a session just opened costs as much as a fifth of projecting it. A view that
- * extends one whose totals were read estimates only what it adds; it keeps the numbers, never the older
- * view (a chain of views, one per append, would otherwise stay in memory).
+ * extends one whose facts' total was read estimates only the facts it adds; it keeps the number, never the
+ * older view (a chain of views, one per append, would otherwise stay in memory). The model's total is
+ * pi-ai's anchored estimate of the whole context, which only estimates what follows the last usage.
  */
 class ProjectedView implements ModelView {
   readonly messages: Message[];
@@ -178,7 +180,8 @@ class ProjectedView implements ModelView {
   readonly counts: FateCounts;
   readonly #facts: readonly AgentMessage[];
   #tokensBefore: TokensBefore | undefined;
-  #tokens: { facts: number; model: number } | undefined;
+  #factTokens: number | undefined;
+  #modelTokens: number | undefined;
 
   constructor(
     parts: Omit<ModelView, "factTokens" | "modelTokens">,
@@ -196,51 +199,26 @@ class ProjectedView implements ModelView {
   }
 
   get factTokens(): number {
-    return this.#estimated().facts;
+    if (this.#factTokens !== undefined) return this.#factTokens;
+    const before = this.#tokensBefore;
+    const facts = this.#facts;
+    let total = before?.facts ?? 0;
+    for (let index = before?.factsFrom ?? 0; index < facts.length; index++)
+      total += factTokens(facts[index] as AgentMessage);
+    this.#factTokens = total;
+    this.#tokensBefore = undefined;
+    return total;
   }
 
   get modelTokens(): number {
-    return this.#estimated().model;
+    this.#modelTokens ??= contextTokens(this.messages).tokens;
+    return this.#modelTokens;
   }
 
-  /** The totals, when they have been read: a view extending this one starts from them. */
+  /** The facts' total, when it has been read: a view extending this one starts from it. */
   tokensBefore(): TokensBefore | undefined {
-    if (!this.#tokens) return undefined;
-    return {
-      facts: this.#tokens.facts,
-      model: this.#tokens.model,
-      factsFrom: this.#facts.length,
-      messagesFrom: this.messages.length,
-    };
-  }
-
-  #estimated(): { facts: number; model: number } {
-    if (this.#tokens) return this.#tokens;
-    const before = this.#tokensBefore;
-    const factsFrom = before?.factsFrom ?? 0;
-    const messagesFrom = before?.messagesFrom ?? 0;
-    const { messages, targetOf } = this;
-    const facts = this.#facts;
-    const messageTokens = new Float64Array(messages.length - messagesFrom);
-    let model = before?.model ?? 0;
-    for (let index = messagesFrom; index < messages.length; index++) {
-      const tokens = estimateTokens(messages[index] as Message);
-      messageTokens[index - messagesFrom] = tokens;
-      model += tokens;
-    }
-    let factTotal = before?.facts ?? 0;
-    for (let index = factsFrom; index < facts.length; index++) {
-      const fact = facts[index] as AgentMessage;
-      // A fact sent as it is is its own model message: estimated once, for both totals.
-      const target = targetOf[index] ?? -1;
-      factTotal +=
-        target >= messagesFrom && messages[target] === fact
-          ? (messageTokens[target - messagesFrom] ?? 0)
-          : estimateTokens(fact);
-    }
-    this.#tokens = { facts: factTotal, model };
-    this.#tokensBefore = undefined;
-    return this.#tokens;
+    if (this.#factTokens === undefined) return undefined;
+    return { facts: this.#factTokens, factsFrom: this.#facts.length };
   }
 }
 

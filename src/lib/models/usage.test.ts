@@ -1,7 +1,8 @@
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { createInjectedAssistantMessage, createUserMessage } from "../messages/factories.ts";
-import { estimateTokens } from "../model-view/tokens.ts";
+import { estimateMessageTokens } from "@earendil-works/pi-ai/utils/estimate";
+import { messageTokens } from "../model-view/tokens.ts";
 import { replyTokens, sumUsage, UsageSummer } from "./usage.ts";
 
 function reply(text: string, change: Partial<AssistantMessage> = {}): AssistantMessage {
@@ -28,12 +29,14 @@ describe("token counts", () => {
   });
 
   it("estimates the output of a reply stopped before the provider reported usage, from what streamed", () => {
-    const text = "Eighty characters of streamed text, which is twenty tokens at four characters.";
+    const text = "Seventy characters of streamed text, twenty tokens at three and a half";
     const stopped = reply(text, { stopReason: "aborted" });
     const counts = replyTokens(stopped);
     expect(counts.outputEstimated).toBe(true);
-    expect(counts.output).toBe(estimateTokens(stopped));
-    expect(counts.output).toBe(Math.ceil(text.length / 4));
+    // pi-ai's estimate of the reply, the one the whole page uses.
+    expect(counts.output).toBe(messageTokens(stopped));
+    expect(counts.output).toBe(estimateMessageTokens(stopped));
+    expect(counts.output).toBe(20);
     // A failure mid-stream is counted the same way.
     expect(replyTokens(reply(text, { stopReason: "error" })).outputEstimated).toBe(true);
   });
@@ -62,7 +65,7 @@ describe("token counts", () => {
     });
     expect(sumUsage([used(10, 5, 2), stopped])).toMatchObject({
       input: 10,
-      output: 5 + estimateTokens(stopped),
+      output: 5 + messageTokens(stopped),
       outputEstimated: true,
       replies: 2,
     });

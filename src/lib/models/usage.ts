@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Usage } from "@earendil-works/pi-ai";
 import { startsWith } from "../../shared/starts-with.ts";
-import { estimateTokens } from "../model-view/tokens.ts";
+import { messageTokens } from "../model-view/tokens.ts";
 
 /**
  * Token numbers as the playground counts them, wherever they are shown: input not served from a cache,
@@ -35,7 +35,7 @@ const NOTHING_REPORTED = (usage: Usage) =>
 export function streamedOutputEstimate(reply: AssistantMessage): number | undefined {
   if (reply.stopReason !== "aborted" && reply.stopReason !== "error") return undefined;
   if (!NOTHING_REPORTED(reply.usage)) return undefined;
-  const estimate = estimateTokens(reply);
+  const estimate = messageTokens(reply);
   return estimate > 0 ? estimate : undefined;
 }
 

@@ -29,4 +29,4 @@ export function usageLine(tokens: TokenCounts): string {
 
 /** What the words mean, for a tooltip beside any of them. */
 export const USAGE_WORDS =
-  "in: input tokens not read from a cache · cached: input tokens read from the provider's cache · cache write: input tokens written to it · out: output tokens. ≈ (estimate): the reply was stopped before the provider reported usage, so its output is estimated from what streamed (characters ÷ 4).";
+  "in: input tokens not read from a cache · cached: input tokens read from the provider's cache · cache write: input tokens written to it · out: output tokens. ≈ (estimate): the reply was stopped before the provider reported usage, so its output is estimated from what streamed (pi-ai's estimate: characters ÷ 3.5).";
