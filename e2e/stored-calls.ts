@@ -6,6 +6,7 @@ export interface StoredCall {
   seq: number;
   id: string;
   modelId: string;
+  options: Record<string, unknown>;
   messages: { kept: string; value?: Message[] };
   payload: { kept: string; value?: unknown; reason?: string };
   endpoint?: { url: string; headers: Record<string, string> };

@@ -33,6 +33,27 @@ describe("parseStreamRequest", () => {
     expect(JSON.stringify(request)).not.toContain("steal");
   });
 
+  it("passes sampling parameters on only when each is one the proxy knows, in range", () => {
+    const withParams = (samplingParams: unknown) =>
+      JSON.stringify({ ...valid, options: { ...valid.options, samplingParams } });
+    expect(parseStreamRequest(withParams({ top_p: 0.8, seed: 3 })).options.samplingParams).toEqual({
+      top_p: 0.8,
+      seed: 3,
+    });
+    // pi-ai merges samplingParams over the body's own fields: a model or messages key would replace them.
+    for (const hostile of [{ model: "other" }, { messages: [] }, { stream: false }, { top_p: 5 }, "x"]) {
+      let thrown: unknown;
+      try {
+        parseStreamRequest(withParams(hostile));
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(HttpError);
+      expect((thrown as HttpError).status).toBe(400);
+      expect((thrown as HttpError).message).toContain("samplingParams");
+    }
+  });
+
   it.each([
     ["malformed JSON", "{bad"],
     ["a non-object body", "[]"],

@@ -4,6 +4,7 @@ import { isObject } from "./is-object.ts";
 import { THINKING_LEVELS } from "./enums.ts";
 import { checkCallId } from "./payloads/payload-route.ts";
 import { mirrorSpeedIn, type MirrorSpeed } from "./mirror/mirror-speed.ts";
+import { checkSamplingParams } from "./sampling-check.ts";
 
 /** A `/api/stream` body after validation: the model is only a reference, options only what we allow. */
 export interface StreamRequest {
@@ -12,7 +13,13 @@ export interface StreamRequest {
   messages: Message[];
   options: Pick<
     SimpleStreamOptions,
-    "temperature" | "maxTokens" | "reasoning" | "sessionId" | "cacheRetention" | "thinkingBudgets"
+    | "temperature"
+    | "maxTokens"
+    | "reasoning"
+    | "sessionId"
+    | "cacheRetention"
+    | "thinkingBudgets"
+    | "samplingParams"
   >;
   /**
    * The page's name for this call (`options.metadata.callId`), under which the provider payload is kept.
@@ -128,6 +135,11 @@ function parseOptions(value: unknown): StreamRequest["options"] {
       if (typeof budget === "number" && Number.isInteger(budget) && budget > 0) budgets[level] = budget;
     }
     options.thinkingBudgets = budgets;
+  }
+  if (value.samplingParams !== undefined) {
+    const checked = checkSamplingParams(value.samplingParams);
+    if ("error" in checked) throw new HttpError(400, checked.error);
+    if (Object.keys(checked.params).length > 0) options.samplingParams = checked.params;
   }
   return options;
 }

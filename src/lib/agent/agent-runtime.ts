@@ -19,7 +19,7 @@ export interface SessionAgentOptions
 }
 
 export function createSessionAgent(options: SessionAgentOptions): Agent {
-  const { router, onRequest, onAnswered, mirrorSpeed, initialState, ...hooks } = options;
+  const { router, onRequest, onAnswered, mirrorSpeed, sampling, initialState, ...hooks } = options;
   return new Agent({
     ...hooks,
     initialState: { ...initialState, tools: [...DEMO_TOOLS] },
@@ -28,6 +28,7 @@ export function createSessionAgent(options: SessionAgentOptions): Agent {
       onRequest,
       ...(onAnswered ? { onAnswered } : {}),
       ...(mirrorSpeed ? { mirrorSpeed } : {}),
+      ...(sampling ? { sampling } : {}),
     }),
   });
 }

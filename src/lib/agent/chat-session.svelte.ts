@@ -1,6 +1,7 @@
 import type { AgentMessage, ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { contentText, type Api, type AssistantMessage, type Model } from "@earendil-works/pi-ai";
 import type { ModelInfo } from "../../shared/api-types.ts";
+import type { Sampling } from "../../shared/sampling.ts";
 import type { SessionEntry } from "../messages/entries.ts";
 import type { Visibility } from "../messages/policies.ts";
 import type { PolicyRole } from "../messages/types.ts";
@@ -311,6 +312,10 @@ export class ChatSession {
   }
   setThinkingLevel(level: ThinkingLevel): Promise<void> {
     return this.#settings.setThinkingLevel(level);
+  }
+
+  setSampling(sampling: Sampling): Promise<void> {
+    return this.#settings.setSampling(sampling);
   }
 
   setQueueMode(queue: keyof QueueModes, mode: QueueMode): Promise<void> {

@@ -137,4 +137,37 @@ describe("the stream function", () => {
     expect(other.body?.options.metadata).toEqual({ callId: "call-1" });
     expect(other.recorded?.options).not.toHaveProperty("metadata");
   });
+
+  it("sends the session's sampling with every request, and records it with the call", async () => {
+    const bodies: { options: Record<string, unknown> }[] = [];
+    const recorded: RecordedRequest[] = [];
+    const router: StreamRouter = {
+      route: async () => ({
+        proxyUrl: "http://proxy.test",
+        authToken: "t",
+        transport: async (_input, init) => {
+          bodies.push(JSON.parse(String(init?.body)) as (typeof bodies)[number]);
+          return done();
+        },
+        settled: () => undefined,
+      }),
+    };
+    const streamFn = createProxyStreamFn({
+      router,
+      onRequest: (request) => void recorded.push(request),
+      sampling: (target) => ({
+        temperature: 0.25,
+        maxTokens: 64,
+        ...(target.api === "mirror" ? {} : { samplingParams: { top_p: 0.5 } }),
+      }),
+    });
+    await (await streamFn(model, normalizeContext({ messages: [] }), { reasoning: "low" })).result();
+    expect(bodies[0]?.options).toMatchObject({ temperature: 0.25, maxTokens: 64, reasoning: "low" });
+    expect(bodies[0]?.options.samplingParams).toBeUndefined();
+    expect(recorded[0]?.options).toEqual({ temperature: 0.25, maxTokens: 64, reasoning: "low" });
+    const openai: Model<Api> = { ...model, api: "openai-completions" };
+    await (await streamFn(openai, normalizeContext({ messages: [] }), {})).result();
+    expect(bodies[1]?.options.samplingParams).toEqual({ top_p: 0.5 });
+    expect(recorded[1]?.options).toMatchObject({ samplingParams: { top_p: 0.5 } });
+  });
 });

@@ -7,6 +7,7 @@ import {
 } from "@earendil-works/pi-ai";
 import { takesMirrorSpeed } from "../../shared/mirror/mirror-id.ts";
 import { mirrorSpeedOptions, type MirrorSpeed } from "../../shared/mirror/mirror-speed.ts";
+import type { SamplingOptions } from "../../shared/sampling.ts";
 import { zeroUsage } from "../../shared/usage.ts";
 import { withFetch } from "./scoped-fetch.ts";
 import { sentOptions, type RecordedRequest, type StreamRoute, type StreamRouter } from "./stream-route.ts";
@@ -19,6 +20,8 @@ export interface ProxyStreamOptions {
   onAnswered?: (callId: string) => void;
   /** The pace chosen for the offline models, sent with each of their requests. */
   mirrorSpeed?: () => MirrorSpeed | undefined;
+  /** The sampling for a request to this model (what its API takes of the session's settings). */
+  sampling?: (model: Model<Api>) => SamplingOptions;
 }
 
 /**
@@ -27,7 +30,9 @@ export interface ProxyStreamOptions {
  * Whatever fails before the request becomes an in-band error, as the StreamFn contract requires.
  */
 export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
-  return async (model, context, streamOptions) => {
+  return async (model, context, agentOptions) => {
+    // pi's Agent carries no sampling: the session's is added to every request here, where it is sent.
+    const streamOptions = options.sampling ? { ...agentOptions, ...options.sampling(model) } : agentOptions;
     let route: StreamRoute;
     try {
       route = await options.router.route(model);

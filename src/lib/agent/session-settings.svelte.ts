@@ -6,6 +6,7 @@ import type { Notices } from "../notices/notices.svelte.ts";
 import { thinkingLevelFor } from "../models/model-ref.ts";
 import type { SessionMeta } from "../storage/records.ts";
 import type { SessionStore } from "../storage/session-store.ts";
+import type { Sampling } from "../../shared/sampling.ts";
 import { readSettings, type QueueMode, type QueueModes, type SessionSettings } from "./session-settings.ts";
 
 export interface SettingsHost {
@@ -74,6 +75,11 @@ export class SessionSettingsState {
 
   setQueueMode(queue: keyof QueueModes, mode: QueueMode): Promise<void> {
     return this.#save({ ...this.#settings, queueModes: { ...this.#settings.queueModes, [queue]: mode } });
+  }
+
+  /** The sampling of the calls from now on (each field unset leaves the provider's default). */
+  setSampling(sampling: Sampling): Promise<void> {
+    return this.#save({ ...this.#settings, sampling });
   }
 
   holdForNextTurn(message: AgentMessage): Promise<void> {

@@ -6,6 +6,7 @@ import type { ModelRef } from "../models/model-ref.ts";
 import { isThinkingLevel } from "../../shared/enums.ts";
 import { isObject } from "../../shared/is-object.ts";
 import { DEMO_TOOL_NAMES } from "../../shared/demo-tool-names.ts";
+import { readSampling, type Sampling } from "../../shared/sampling.ts";
 
 /** Everything a session owns besides its facts; stored in its metadata record. */
 export interface SessionSettings {
@@ -18,6 +19,8 @@ export interface SessionSettings {
   nextTurn: AgentMessage[];
   /** How the Agent delivers queued messages: all at once, or one per turn (pi's QueueMode). */
   queueModes: QueueModes;
+  /** Temperature, max tokens and the parameters the model's API takes; unset ones are the provider's. */
+  sampling: Sampling;
 }
 
 export type QueueMode = "all" | "one-at-a-time";
@@ -48,6 +51,7 @@ export function defaultSettings(): SessionSettings {
     toolApprovals: { ...DEFAULT_TOOL_APPROVALS },
     nextTurn: [],
     queueModes: DEFAULT_QUEUE_MODES,
+    sampling: {},
   };
 }
 
@@ -95,5 +99,6 @@ export function readSettings(raw: unknown): SessionSettings {
       steering: readQueueMode(queues.steering, DEFAULT_QUEUE_MODES.steering),
       followUp: readQueueMode(queues.followUp, DEFAULT_QUEUE_MODES.followUp),
     },
+    sampling: readSampling(value.sampling),
   };
 }

@@ -23,6 +23,7 @@ export interface RecordedRequest {
 export const SENT_OPTIONS = [
   "temperature",
   "maxTokens",
+  "samplingParams",
   "reasoning",
   "cacheRetention",
   "sessionId",
