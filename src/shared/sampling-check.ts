@@ -3,9 +3,9 @@ import {
   SAMPLING_PARAM_NAMES,
   SAMPLING_PARAMS,
   samplingValueProblem,
-  type SamplingOptions,
   type SamplingParamName,
-} from "./sampling.ts";
+} from "./sampling-params.ts";
+import type { SamplingOptions } from "./sampling.ts";
 
 // Apart from sampling.ts, which the page's first chunk carries: the proxy's check and the calls view's
 // description load with the code that uses them.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readSampling, samplingOptions, samplingParamsFor } from "./sampling.ts";
+import { samplingOptions, samplingParamsFor } from "./sampling-params.ts";
+import { storedSampling } from "./sampling.ts";
 import { checkSamplingParams, describeSampling } from "./sampling-check.ts";
 
 describe("sampling", () => {
@@ -47,12 +48,22 @@ describe("sampling", () => {
     });
   });
 
-  it("repairs stored sampling field by field, dropping values out of range", () => {
-    expect(
-      readSampling({ temperature: 9, maxTokens: 100, params: { top_p: 0.5, top_k: -1, bogus: 1 } }),
-    ).toEqual({ maxTokens: 100, params: { top_p: 0.5 } });
-    expect(readSampling("junk")).toEqual({});
-    expect(readSampling({ maxTokens: 1.5, temperature: 0 })).toEqual({ temperature: 0 });
+  it("reads stored sampling for its shape, and sends only what is in range", () => {
+    const stored = storedSampling({
+      temperature: 9,
+      maxTokens: 100,
+      params: { top_p: 0.5, top_k: -1, bogus: 1, seed: "x" },
+      extra: true,
+    });
+    expect(stored).toEqual({ temperature: 9, maxTokens: 100, params: { top_p: 0.5, top_k: -1, bogus: 1 } });
+    expect(samplingOptions(stored, "openai-completions")).toEqual({
+      maxTokens: 100,
+      samplingParams: { top_p: 0.5 },
+    });
+    expect(storedSampling("junk")).toEqual({});
+    expect(samplingOptions(storedSampling({ maxTokens: 1.5, temperature: 0 }), "mirror")).toEqual({
+      temperature: 0,
+    });
   });
 
   it("describes what a request carried", () => {

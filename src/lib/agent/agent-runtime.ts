@@ -5,6 +5,7 @@ import { DEMO_TOOLS } from "./tools/demo-tools.ts";
 // Built only for a preview of the next call, which waits for this chunk as a run does.
 export { previewRequestFor } from "./stream-route.ts";
 export { declareToolChanges } from "./next-call.ts";
+export { samplingOptions } from "../../shared/sampling-params.ts";
 
 /**
  * pi's `Agent` and the stream function that speaks the proxy protocol: the part of the session runtime

@@ -155,11 +155,8 @@ describe("the stream function", () => {
     const streamFn = createProxyStreamFn({
       router,
       onRequest: (request) => void recorded.push(request),
-      sampling: (target) => ({
-        temperature: 0.25,
-        maxTokens: 64,
-        ...(target.api === "mirror" ? {} : { samplingParams: { top_p: 0.5 } }),
-      }),
+      // Top p is for OpenAI-compatible APIs only; the out-of-range top k is never sent.
+      sampling: () => ({ temperature: 0.25, maxTokens: 64, params: { top_p: 0.5, top_k: -3 } }),
     });
     await (await streamFn(model, normalizeContext({ messages: [] }), { reasoning: "low" })).result();
     expect(bodies[0]?.options).toMatchObject({ temperature: 0.25, maxTokens: 64, reasoning: "low" });

@@ -7,7 +7,8 @@ import {
 } from "@earendil-works/pi-ai";
 import { takesMirrorSpeed } from "../../shared/mirror/mirror-id.ts";
 import { mirrorSpeedOptions, type MirrorSpeed } from "../../shared/mirror/mirror-speed.ts";
-import type { SamplingOptions } from "../../shared/sampling.ts";
+import { samplingOptions } from "../../shared/sampling-params.ts";
+import type { Sampling } from "../../shared/sampling.ts";
 import { zeroUsage } from "../../shared/usage.ts";
 import { withFetch } from "./scoped-fetch.ts";
 import { sentOptions, type RecordedRequest, type StreamRoute, type StreamRouter } from "./stream-route.ts";
@@ -20,8 +21,8 @@ export interface ProxyStreamOptions {
   onAnswered?: (callId: string) => void;
   /** The pace chosen for the offline models, sent with each of their requests. */
   mirrorSpeed?: () => MirrorSpeed | undefined;
-  /** The sampling for a request to this model (what its API takes of the session's settings). */
-  sampling?: (model: Model<Api>) => SamplingOptions;
+  /** The session's sampling, of which each request carries what its model's API takes. */
+  sampling?: () => Sampling;
 }
 
 /**
@@ -32,7 +33,9 @@ export interface ProxyStreamOptions {
 export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
   return async (model, context, agentOptions) => {
     // pi's Agent carries no sampling: the session's is added to every request here, where it is sent.
-    const streamOptions = options.sampling ? { ...agentOptions, ...options.sampling(model) } : agentOptions;
+    const streamOptions = options.sampling
+      ? { ...agentOptions, ...samplingOptions(options.sampling(), model.api) }
+      : agentOptions;
     let route: StreamRoute;
     try {
       route = await options.router.route(model);

@@ -1,7 +1,6 @@
 import type { Agent, AgentEvent } from "@earendil-works/pi-agent-core";
 import type { Api, Message, Model } from "@earendil-works/pi-ai";
 import type { PayloadResponse } from "../../shared/api-types.ts";
-import { samplingOptions } from "../../shared/sampling.ts";
 import { convertToLlm } from "../messages/convert.ts";
 import { createUserMessage } from "../messages/factories.ts";
 import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
@@ -89,7 +88,7 @@ export class SessionAgent {
         },
         onAnswered: (callId) => host.recorder.answered(callId),
         mirrorSpeed: () => host.preferences.mirrorSpeed,
-        sampling: (model) => samplingOptions(settings.current.sampling, model.api),
+        sampling: () => settings.current.sampling,
         beforeToolCall: this.#approvals.gate,
         // Every request is built from the transcript as it is now, with the session's current model and
         // thinking level: pi's hook for replacing the request's context instead of editing the loop's arrays.
@@ -200,7 +199,7 @@ export class SessionAgent {
     const thinking = settings.current.thinkingLevel;
     const model = this.model();
     return runtime.previewRequestFor(model, messages, {
-      ...samplingOptions(settings.current.sampling, model.api),
+      ...runtime.samplingOptions(settings.current.sampling, model.api),
       reasoning: thinking === "off" ? undefined : thinking,
       sessionId: agent.sessionId,
       transport: agent.transport,

@@ -6,7 +6,7 @@ import type { ModelRef } from "../models/model-ref.ts";
 import { isThinkingLevel } from "../../shared/enums.ts";
 import { isObject } from "../../shared/is-object.ts";
 import { DEMO_TOOL_NAMES } from "../../shared/demo-tool-names.ts";
-import { readSampling, type Sampling } from "../../shared/sampling.ts";
+import { storedSampling, type Sampling } from "../../shared/sampling.ts";
 
 /** Everything a session owns besides its facts; stored in its metadata record. */
 export interface SessionSettings {
@@ -99,6 +99,6 @@ export function readSettings(raw: unknown): SessionSettings {
       steering: readQueueMode(queues.steering, DEFAULT_QUEUE_MODES.steering),
       followUp: readQueueMode(queues.followUp, DEFAULT_QUEUE_MODES.followUp),
     },
-    sampling: readSampling(value.sampling),
+    sampling: storedSampling(value.sampling),
   };
 }

@@ -4,9 +4,9 @@ import {
   samplingValueProblem,
   SAMPLING_PARAMS,
   temperatureProblem,
-  type Sampling,
   type SamplingParamName,
-} from "../../shared/sampling.ts";
+} from "../../shared/sampling-params.ts";
+import type { Sampling } from "../../shared/sampling.ts";
 
 /** One field of the sampling form: its name, label, and what bounds it. */
 export interface SamplingField {
