@@ -1,8 +1,9 @@
 import type { APIRequestContext } from "@playwright/test";
+import { FIXTURE_PORT } from "./ports.ts";
 import { expect, lastReply, openPlayground, pickModel, sendMessage, test } from "./support.ts";
 
 /** The loopback OpenAI-compatible fixture that playwright.config.ts starts and configures as the local server. */
-const FIXTURE = `http://127.0.0.1:${Number(process.env.E2E_FIXTURE_PORT) || 4318}`;
+const FIXTURE = `http://127.0.0.1:${FIXTURE_PORT}`;
 
 interface FixtureLog {
   requests: {
