@@ -57,6 +57,27 @@ test("selecting a fact scrolls to its chat message and highlights it, and the re
   await expect(log(page).locator("[aria-current=true]")).toContainText("foxtrot");
 });
 
+test("the chat follows your own new message after a fact far up was selected", async ({ page }) => {
+  await openPlayground(page);
+  for (const word of ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"]) {
+    await sendMessage(page, `${word}\n\nline\n\nline\n\nline`);
+    await expect(lastReply(page).locator("blockquote")).toContainText(word, { timeout: 15_000 });
+  }
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  await factRow(page, 2, "user").click();
+  await expect(page.getByRole("article", { name: "Your message" }).first()).toBeInViewport();
+
+  // Typed and sent with Enter, nothing else clicked: the message and its reply are in view.
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await composer.fill("golf");
+  await composer.press("Enter");
+  const sent = page.getByRole("article", { name: "Your message" }).filter({ hasText: "golf" });
+  await expect(sent).toBeInViewport();
+  await expect(lastReply(page).locator("blockquote")).toContainText("golf", { timeout: 15_000 });
+  await expect(lastReply(page)).toBeInViewport();
+  await expect(page.getByRole("button", { name: "Jump to latest" })).toHaveCount(0);
+});
+
 test("a tool result selected in the inspector highlights the call it answers", async ({ page }) => {
   await openPlayground(page);
   await sendMessage(page, "compute 6 * 7");
