@@ -1,11 +1,13 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { zeroUsage } from "../../shared/usage.ts";
+import { CANCELLED_BEFORE_SENDING } from "../agent/call-gate.svelte.ts";
 import { createInjectedAssistantMessage, createUserMessage } from "../messages/factories.ts";
 import { SCHEMA_VERSION, type CallRecord } from "../storage/records.ts";
 import { modelReplies, replyWithoutCall, unrecordedNote } from "./unrecorded.ts";
 
-const reply = (timestamp: number): AgentMessage => ({
+const reply = (timestamp: number): AssistantMessage => ({
   role: "assistant",
   content: [{ type: "text", text: "hi" }],
   api: "openai-completions",
@@ -45,6 +47,19 @@ const facts = [
 const replies = modelReplies(facts, (index) => `e${index}`);
 
 describe("replies the calls view has no call for", () => {
+  it("says a call cancelled before it was sent was never made, not that it predates recording", () => {
+    const cancelled: AgentMessage = {
+      ...reply(30),
+      stopReason: "aborted",
+      errorMessage: CANCELLED_BEFORE_SENDING,
+    };
+    const withCancelled = modelReplies([createUserMessage("a", 25), cancelled], (index) => `n${index}`);
+    expect(withCancelled).toEqual([{ entryId: "n1", timestamp: 30, unsent: true }]);
+    expect(replyWithoutCall(withCancelled[0], [])).toMatch(/^This call was cancelled while it was paused/);
+    // A session whose only reply is one never sent has no call yet, and no older ones.
+    expect(unrecordedNote(withCancelled, [])).toMatch(/^No model call yet/);
+  });
+
   it("finds the model's replies on the path, not the ones prepared by hand", () => {
     expect(replies).toEqual([
       { entryId: "e1", timestamp: 10 },

@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { countOf } from "../../shared/count-of.ts";
+import { CANCELLED_BEFORE_SENDING } from "../agent/call-gate.svelte.ts";
 import { INJECTED_API } from "../messages/factories.ts";
 import type { CallRecord } from "../storage/records.ts";
 
@@ -7,6 +8,8 @@ import type { CallRecord } from "../storage/records.ts";
 export interface ModelReply {
   entryId: string;
   timestamp: number;
+  /** A call held before sending and cancelled: it stands in the session, and no request was ever made. */
+  unsent?: true;
 }
 
 export function modelReplies(
@@ -16,8 +19,11 @@ export function modelReplies(
   const replies: ModelReply[] = [];
   facts.forEach((fact, index) => {
     const entryId = entryIdAt(index);
-    if (fact.role === "assistant" && fact.api !== INJECTED_API && entryId)
-      replies.push({ entryId, timestamp: fact.timestamp });
+    if (fact.role !== "assistant" || fact.api === INJECTED_API || !entryId) return;
+    const unsent = fact.stopReason === "aborted" && fact.errorMessage === CANCELLED_BEFORE_SENDING;
+    replies.push(
+      unsent ? { entryId, timestamp: fact.timestamp, unsent } : { entryId, timestamp: fact.timestamp },
+    );
   });
   return replies;
 }
@@ -37,7 +43,9 @@ export function unrecordedNote(
   calls: readonly CallRecord[],
 ): string | undefined {
   const produced = new Set(calls.map((call) => call.replyEntryId));
-  const older = replies.filter((reply) => !produced.has(reply.entryId) && beforeRecording(reply, calls));
+  const older = replies.filter(
+    (reply) => !reply.unsent && !produced.has(reply.entryId) && beforeRecording(reply, calls),
+  );
   if (older.length === 0)
     return calls.length === 0
       ? "No model call yet. Send a message: every call is kept here, with what exactly was sent."
@@ -50,6 +58,8 @@ export function unrecordedNote(
 
 /** Why "What the model saw" finds no call for a reply. */
 export function replyWithoutCall(reply: ModelReply | undefined, calls: readonly CallRecord[]): string {
+  if (reply?.unsent)
+    return "This call was cancelled while it was paused, before it was sent: the model saw nothing, so there is no call to show.";
   if (!reply || beforeRecording(reply, calls))
     return "This reply was made before calls were recorded, so what the model saw for it was not kept.";
   return "No call is recorded for this reply: its record was not stored (the page may have closed while it streamed, or storage failed).";
