@@ -1,4 +1,7 @@
+import type { Message } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
+import { replyOf, testModel } from "../model-view/provider-fixtures.test-support.ts";
+import { providerView } from "../model-view/provider-view.ts";
 import { previewPromptLine, previewSummary } from "./preview-text.ts";
 
 describe("the preview's words", () => {
@@ -12,6 +15,20 @@ describe("the preview's words", () => {
     ).toBe('1 message to local/fixture-tools, options {"sessionId":"s1"}');
     expect(previewSummary({ model: { provider: "mirror", id: "mirror" }, context: { messages: [] } })).toBe(
       "0 messages to mirror/mirror",
+    );
+  });
+
+  it("gives the provider's count beside the model view's when the transform changes it", () => {
+    const model = testModel("openai-completions", "openai", "gpt-4o-mini");
+    const aborted: Message = { ...replyOf(model, [], 2), stopReason: "aborted" };
+    const messages: Message[] = [{ role: "user", content: "hi", timestamp: 1 }, aborted];
+    const request = { model: { provider: "openai", id: "gpt-4o-mini" }, context: { messages } };
+    expect(previewSummary(request, providerView(messages, model))).toBe(
+      "2 model messages → 1 provider message: 1 dropped; to openai/gpt-4o-mini",
+    );
+    const kept = messages.slice(0, 1);
+    expect(previewSummary({ ...request, context: { messages: kept } }, providerView(kept, model))).toBe(
+      "1 message to openai/gpt-4o-mini",
     );
   });
 
