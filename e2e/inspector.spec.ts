@@ -141,3 +141,19 @@ test.describe("when the inspector's code cannot be fetched", () => {
     await expect(lastReply(page)).toContainText("still here?");
   });
 });
+
+test("the inspector does not contradict itself after a compaction: the system prompt is sent as the compaction's copy, model message 1", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await loadExample(page, /compaction/);
+  await openInspector(page);
+  await factRow(page, 1, "system", "sent as the compaction's copy").click();
+  const detail = page.getByRole("region", { name: "Selected fact" });
+  await expect(detail).toContainText("the model reads that copy, model message 1");
+  await expect(detail).not.toContainText("Does not reach the model");
+  await expect(modelRow(page, 1, "system", 6)).toBeVisible();
+  await detail.getByRole("button", { name: "Show model message 1" }).click();
+  await expect(modelRow(page, 1, "system", 6)).toHaveAttribute("aria-selected", "true");
+  await expectAccessible(page, "a system prompt carried by a compaction, selected");
+});

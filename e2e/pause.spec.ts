@@ -3,6 +3,7 @@ import {
   expect,
   expectAccessible,
   expectNoHorizontalOverflow,
+  factRow,
   lastReply,
   openPlayground,
   readStoredFacts,
@@ -172,4 +173,55 @@ test.describe("on a phone", () => {
       },
     );
   });
+});
+
+/** Send one message with pausing on and cancel its call: the session ends in an aborted reply, never sent. */
+async function cancelPausedCall(page: Page): Promise<void> {
+  await openPlayground(page);
+  await pauseSwitch(page).check();
+  await sendMessage(page, "never sent");
+  await heldCall(page, 1).getByRole("button", { name: "Cancel call" }).click();
+  await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "aborted");
+}
+
+test("the inspector does not contradict itself on a cancelled paused call: fact and model message both say it never reaches the model", async ({
+  page,
+}) => {
+  await cancelPausedCall(page);
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  await factRow(page, 3, "assistant", "dropped: aborted").click();
+  const detail = page.getByRole("region", { name: "Selected fact" });
+  await expect(detail).toContainText("Does not reach the model");
+  await expect(detail).toContainText("dropped: aborted");
+  await expect(detail).not.toContainText("Sent as-is");
+  await expectAccessible(page, "a cancelled call's fact selected");
+});
+
+test("What the model saw on a call cancelled before sending says it was never sent, not that it predates recording", async ({
+  page,
+}) => {
+  await cancelPausedCall(page);
+  await page
+    .getByRole("group", { name: "Actions for message 3" })
+    .getByRole("button", { name: "What the model saw" })
+    .click();
+  const calls = page.getByRole("region", { name: "Calls" });
+  await expect(calls.getByRole("status")).toContainText("cancelled while it was paused, before it was sent");
+  await expect(calls).not.toContainText("before calls were recorded");
+});
+
+test("Preview next call counts the messages its payload holds, not the model view's (an aborted reply dropped)", async ({
+  page,
+}) => {
+  await cancelPausedCall(page);
+  await page.getByRole("textbox", { name: "Message" }).fill("and now?");
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  await page.getByRole("tab", { name: "Calls" }).click();
+  await page.getByRole("button", { name: "Preview next call" }).click();
+  const panel = page.getByRole("article", { name: "Next call preview" });
+  await expect(panel).toContainText("nothing reached the provider", { timeout: 15_000 });
+  const payload = JSON.parse((await panel.locator("pre").textContent()) ?? "null") as { messages: unknown[] };
+  // system, "never sent", "and now?": the aborted reply is in the model view, never in a request.
+  expect(payload.messages).toHaveLength(3);
+  await expect(panel).toContainText("4 model messages → 3 provider messages: 1 dropped; to mirror/mirror");
 });

@@ -34,6 +34,8 @@ export function chatFateMark(fate: Fate | undefined): FateMark | undefined {
         text: "dropped by compaction",
         tone: "hidden",
       };
+    case "carried":
+      return { text: "sent as the compaction's copy", tone: "converted" };
     case "edited":
       return { text: "sent edited (context edit)", tone: "converted" };
     case "omitted":

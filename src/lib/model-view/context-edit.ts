@@ -40,6 +40,7 @@ export function contextEditChoices(message: AgentMessage, fate: Fate | undefined
     !editable ||
     fate === undefined ||
     fate === "compacted" ||
+    fate === "carried" ||
     fate === "unknown" ||
     fate === "failedAttempt"
   )

@@ -96,7 +96,7 @@ describe("projectModelView", () => {
       DEFAULT_CONTEXT_SETTINGS,
     );
     expect(compactedView.fates).toEqual([
-      "compacted",
+      "carried",
       "compacted",
       "compacted",
       "sent",

@@ -19,6 +19,7 @@ export type Fate =
   | "hidden"
   | "excluded"
   | "compacted"
+  | "carried"
   | "edited"
   | "omitted"
   | "failedAttempt"
@@ -30,6 +31,7 @@ export const FATE_LABELS: Record<Fate, string> = {
   hidden: "hidden by policy",
   excluded: "excluded (!!)",
   compacted: "dropped by compaction",
+  carried: "sent as the compaction's copy",
   edited: "edited: sent with new content",
   omitted: "omitted by an edit",
   failedAttempt: "left out: failed attempt",
@@ -44,6 +46,7 @@ const NO_COUNTS: FateCounts = {
   hidden: 0,
   excluded: 0,
   compacted: 0,
+  carried: 0,
   edited: 0,
   omitted: 0,
   failedAttempt: 0,
@@ -86,7 +89,7 @@ function buildView(
   const fates = new Array<Fate>(facts.length);
   const edits = new Map<number, Extract<ContextFate, { kind: "edited" | "omitted" }>>();
   projection.fates.forEach((fate, index) => {
-    if (fate.kind === "compacted") fates[index] = "compacted";
+    if (fate.kind === "compacted" || fate.kind === "carried") fates[index] = fate.kind;
     else if (fate.kind === "omitted") {
       fates[index] = fate.failedAttempt ? "failedAttempt" : "omitted";
       edits.set(index, fate);
@@ -311,6 +314,7 @@ export function summarize(view: ModelView): string {
   if (counts.hidden) parts.push(`${counts.hidden} hidden`);
   if (counts.excluded) parts.push(`${counts.excluded} excluded`);
   if (counts.compacted) parts.push(`${counts.compacted} compacted`);
+  if (counts.carried) parts.push(`${counts.carried} carried by a compaction`);
   if (counts.edited) parts.push(`${counts.edited} edited`);
   if (counts.omitted) parts.push(`${counts.omitted} omitted`);
   if (counts.failedAttempt) parts.push(`${countOf(counts.failedAttempt, "failed attempt")} left out`);

@@ -24,7 +24,9 @@ describe("projectSession, against pi's own SessionManager", () => {
     if (!compacted || !edits) throw new Error("trees missing");
     const afterCompaction = projectSession(pathTo(compacted.entries, compacted.leafId));
     expect(afterCompaction.fates.map((fate) => fate.kind)).toEqual([
-      "compacted", // the system prompt: pi keeps no system message from before a compaction
+      // The system prompt: pi keeps no system message from before a compaction; it reads the copy of the
+      // prompt in force that the compaction recorded instead.
+      "carried",
       "compacted",
       "compacted",
       "in",

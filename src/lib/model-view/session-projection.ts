@@ -15,12 +15,15 @@ import { createBranchSummary, createCompactionSummary, createCustomMessage } fro
 export type ContextFate =
   | { kind: "in" }
   | { kind: "compacted" }
+  /** A system message before a compaction that recorded the prompt in force: the model reads that copy. */
+  | { kind: "carried" }
   | { kind: "edited"; edit: ContextEditEntry; original: AgentMessage; replacement: AgentMessage }
   | { kind: "omitted"; edit: ContextEditEntry; failedAttempt: boolean };
 
 /** The two fates that carry nothing of their own, shared by every fact that has them. */
 const IN: ContextFate = Object.freeze({ kind: "in" });
 const COMPACTED: ContextFate = Object.freeze({ kind: "compacted" });
+const CARRIED: ContextFate = Object.freeze({ kind: "carried" });
 
 export interface SessionProjection {
   /** Facts in path order: the messages the path's entries stand for, before compaction and edits. */
@@ -247,6 +250,15 @@ export function projectSession(
     context.push(replacement);
     contextFacts.push(factIndex);
   }
+  // The compaction recorded the prompt and tools in force when it was made (pi's getCurrentSystemMessage of
+  // the system messages before it): those system messages are not read themselves, their result is.
+  if (applyCompaction && compaction?.systemMessage)
+    for (let position = 0; position < compactionAt; position++) {
+      const entry = path[position] as SessionEntry;
+      const factIndex = factAt[position] ?? -1;
+      if (factIndex >= 0 && entry.type === "message" && entry.message.role === "system")
+        fates[factIndex] = CARRIED;
+    }
 
   return {
     facts,
