@@ -55,7 +55,7 @@ export function createRedactor(env: ServerEnv): Redactor {
   const secrets = [...found].filter((secret) => secret !== "").sort((a, b) => b.length - a.length);
   // One pass with every secret at once, longest first, so that a short secret is never found again
   // inside the marker that replaced a longer one.
-  const pattern = secrets.length > 0 ? new RegExp(secrets.map(escapeRegExp).join("|"), "g") : undefined;
+  const pattern = secretPattern(secrets);
 
   const serialized = (text: string): string => {
     if (!pattern) return text;
@@ -69,6 +69,14 @@ export function createRedactor(env: ServerEnv): Redactor {
     serialized,
     text: (text) => serialized(text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, `$1${REDACTED}@`)),
   };
+}
+
+/**
+ * One global pattern matching any of `secrets` (sorted longest first, so that the longest secret starting at a
+ * place wins), or undefined when there are none.
+ */
+export function secretPattern(secrets: readonly string[]): RegExp | undefined {
+  return secrets.length > 0 ? new RegExp(secrets.map(escapeRegExp).join("|"), "g") : undefined;
 }
 
 /**

@@ -45,27 +45,59 @@ describe("ReplyScrubber", () => {
     expect(sent.map((event) => event.type).slice(-2)).toEqual(["text_end", "done"]);
   });
 
-  it("holds nothing back when no tail could start a secret, so text streams as it comes", () => {
+  it("keeps back the same number of characters whatever they say: the longest secret's length, rounded up", () => {
     const scrubber = new ReplyScrubber(redactor);
-    expect(scrubber.scrub(text("hello world"))).toEqual([text("hello world")]);
+    expect(scrubber.holdBack).toBe(32);
+    const padding = "x".repeat(40);
+    // A tail that begins a key and one that cannot are kept back alike.
+    expect(scrubber.scrub(text(`${padding}sk-`))).toEqual([text(padding.slice(0, 40 + 3 - 32))]);
+    const other = new ReplyScrubber(redactor);
+    expect(other.scrub(text(`${padding}abc`))).toEqual([text(padding.slice(0, 40 + 3 - 32))]);
   });
 
   it("releases a held tail that never became a secret before the block ends", () => {
     const { sent, assembled } = streamed(["the word sk-te", "a is not a key"]);
     expect(assembled).toBe("the word sk-tea is not a key");
     const scrubber = new ReplyScrubber(redactor);
-    expect(scrubber.scrub(text("ends with sk-"))).toEqual([text("ends with ")]);
+    expect(scrubber.scrub(text("ends with sk-"))).toEqual([]);
     expect(scrubber.scrub({ type: "text_end", contentIndex: 0 })).toEqual([
-      text("sk-"),
+      text("ends with sk-"),
       { type: "text_end", contentIndex: 0 },
     ]);
     expect(sent.at(-1)?.type).toBe("done");
   });
 
+  it("sends the whole reply scrubbed, however it is cut, in pieces whose lengths depend only on what arrived", () => {
+    let seed = 7;
+    const random = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % below;
+    };
+    const words = ["sk-", "sk-test-", KEY, "k3", "k3y", "hello ", "0123", "\n", " "];
+    for (let round = 0; round < 300; round++) {
+      const message = Array.from({ length: 1 + random(12) }, () => words[random(words.length)]).join("");
+      const pieces: string[] = [];
+      for (let at = 0; at < message.length;) {
+        const size = 1 + random(9);
+        pieces.push(message.slice(at, at + size));
+        at += size;
+      }
+      expect(streamed(pieces).assembled).toBe(redactor.serialized(message));
+      // The same cuts over text of the same length with no secret in it: the same pieces, shape for shape,
+      // unless a whole secret was replaced.
+      if (redactor.serialized(message) === message) {
+        const blank = pieces.map((piece) => "z".repeat(piece.length));
+        const lengths = (sent: ProxyAssistantMessageEvent[]) =>
+          sent.map((event) => (event.type === "text_delta" ? event.delta.length : event.type));
+        expect(lengths(streamed(pieces).sent)).toEqual(lengths(streamed(blank).sent));
+      }
+    }
+  });
+
   it("releases held tails of every block before a failure", () => {
     const scrubber = new ReplyScrubber(redactor);
-    scrubber.scrub(text("a sk", 0));
-    scrubber.scrub({ type: "thinking_delta", contentIndex: 1, delta: "b k3" });
+    expect(scrubber.scrub(text("a sk", 0))).toEqual([]);
+    expect(scrubber.scrub({ type: "thinking_delta", contentIndex: 1, delta: "b k3" })).toEqual([]);
     const failure: ProxyAssistantMessageEvent = {
       type: "error",
       reason: "error",
@@ -73,8 +105,8 @@ describe("ReplyScrubber", () => {
       usage: zeroUsage(),
     };
     expect(scrubber.scrub(failure)).toEqual([
-      text("sk", 0),
-      { type: "thinking_delta", contentIndex: 1, delta: "k3" },
+      text("a sk", 0),
+      { type: "thinking_delta", contentIndex: 1, delta: "b k3" },
       failure,
     ]);
   });
