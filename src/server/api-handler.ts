@@ -283,7 +283,9 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
         options.log(`let a client go because ${reason}; its upstream request was aborted`);
       },
     });
-    const scrubber = new ReplyScrubber(redactor);
+    // The offline models' replies are made from the request alone: nothing of the server's is in them, so
+    // their deltas are not held back (that would only slow a paced reply down).
+    const scrubber = model.provider === MIRROR_PROVIDER_ID ? undefined : new ReplyScrubber(redactor);
     // Everything sent leaves through here: deltas are scrubbed across event boundaries, error texts of
     // URL credentials, and every frame, whatever field a secret hides in, once it is serialized.
     // Returns a promise only when the writer asks for a turn of the event loop (see SseWriter.write).
@@ -294,7 +296,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
           : event;
       if (callId && isTerminal(scrubbed)) payloads.settle(callId, missingPayloadReason(scrubbed));
       let turn: Promise<void> | undefined;
-      for (const out of scrubber.scrub(scrubbed))
+      for (const out of scrubber ? scrubber.scrub(scrubbed) : [scrubbed])
         turn = writer.write(redactor.serialized(sseFrame(out))) ?? turn;
       return turn;
     };

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
 import type { Redactor } from "./redact.ts";
 
@@ -193,4 +195,37 @@ export class PrefixHoldingScrubber {
     }
     return longest;
   }
+}
+
+/**
+ * A model server that repeats the last user message, four characters a chunk, as an OpenAI-compatible
+ * server streams (any model can be asked to repeat a text; this one always does). Its one model is "echo".
+ */
+export async function startEchoServer(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: "echo", object: "chat.completion.chunk", created: 1, model: "echo", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const server = createServer((req, res) => {
+    if (req.method === "GET" && req.url?.endsWith("/models")) {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ object: "list", data: [{ id: "echo", object: "model" }] }));
+      return;
+    }
+    let raw = "";
+    req.on("data", (data: Buffer) => (raw += data.toString()));
+    req.on("end", () => {
+      const body = JSON.parse(raw) as { messages: { role: string; content: unknown }[] };
+      const last = body.messages.filter((message) => message.role === "user").at(-1)?.content;
+      const text = typeof last === "string" ? last : JSON.stringify(last);
+      res.writeHead(200, { "Content-Type": "text/event-stream" });
+      res.write(chunk({ role: "assistant", content: "" }));
+      for (let at = 0; at < text.length; at += 4) res.write(chunk({ content: text.slice(at, at + 4) }));
+      res.write(chunk({}, "stop"));
+      res.end("data: [DONE]\n\n");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

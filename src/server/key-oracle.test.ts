@@ -1,7 +1,8 @@
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { proxyEventStream, sseFrame } from "../shared/proxy-events.ts";
 import { MIRROR_PROVIDER_ID, MIRROR_UNPACED_ID } from "../shared/mirror/mirror-id.ts";
+import { LOCAL_PROVIDER_ID } from "../shared/model-info.ts";
 import {
   events,
   listenOnLoopback,
@@ -14,6 +15,7 @@ import {
   PrefixHoldingScrubber,
   recoverKeys,
   replyShape,
+  startEchoServer,
   type ReplyShape,
 } from "./key-oracle.test-support.ts";
 import { createModelRegistry, type ModelRegistry } from "./model-registry.ts";
@@ -21,9 +23,10 @@ import { ReplyScrubber } from "./reply-scrubber.ts";
 
 /**
  * The reply scrubber must not reveal keys to someone who holds only the proxy token: they may spend, never
- * read. The attack makes the offline Mirror model (which quotes the prompt back in four-character pieces)
- * echo guesses, and reads where the reply breaks. Against the scrubber that held back only tails that could
- * begin a secret, it recovers every configured key; against the proxy as it is, it recovers nothing.
+ * read. The attack makes a model echo guesses in four-character pieces (the offline Mirror quotes the
+ * prompt; a model server that repeats the prompt stands for any model asked to), and reads where the reply
+ * breaks. Against the scrubber that held back only tails that could begin a secret, it recovers every
+ * configured key; against the proxy as it is, it recovers nothing.
  */
 
 const OPENAI_KEY = "sk-test-Zq81xPf0Lm3vK7";
@@ -32,16 +35,25 @@ const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 
 let registry: ModelRegistry;
 let proxy: Listening;
+let echo: Awaited<ReturnType<typeof startEchoServer>>;
 
 beforeAll(async () => {
+  echo = await startEchoServer();
   registry = await createModelRegistry({
-    env: { OPENAI_API_KEY: OPENAI_KEY, ANTHROPIC_API_KEY: ANTHROPIC_KEY },
+    env: {
+      OPENAI_API_KEY: OPENAI_KEY,
+      ANTHROPIC_API_KEY: ANTHROPIC_KEY,
+      LOCAL_OPENAI_BASE_URL: echo.baseUrl,
+    },
     builtins: false,
   });
   proxy = await listenOnLoopback({ registry, ...TEST_LIMITS });
 });
 
-afterAll(() => proxy.server.close());
+afterAll(async () => {
+  proxy.server.close();
+  await echo.close();
+});
 
 interface Scrubber {
   scrub(event: ProxyAssistantMessageEvent): ProxyAssistantMessageEvent[];
@@ -61,13 +73,16 @@ async function echoThrough(createScrubber: () => Scrubber, prompt: string): Prom
   return replyShape(events(frames), frames);
 }
 
-/** The same through the running proxy, with the token and nothing else. */
-async function echoOverHttp(prompt: string): Promise<ReplyShape> {
+/** A model that repeats the prompt through the running proxy, asked with the token and nothing else. */
+async function echoOverHttp(
+  prompt: string,
+  model = { provider: LOCAL_PROVIDER_ID, id: "echo" },
+): Promise<ReplyShape> {
   const reply = await sendRequest(proxy.port, "/api/stream", {
     method: "POST",
     headers: auth,
     body: JSON.stringify({
-      model: { provider: MIRROR_PROVIDER_ID, id: MIRROR_UNPACED_ID },
+      model,
       context: { messages: [{ role: "user", content: prompt, timestamp: 1 }] },
       options: {},
     }),
@@ -75,6 +90,9 @@ async function echoOverHttp(prompt: string): Promise<ReplyShape> {
   if (reply.status !== 200) throw new Error(`the proxy answered ${reply.status}: ${reply.body}`);
   return replyShape(events(reply.body), reply.body);
 }
+
+// Thousands of requests on a machine that may be busy: minutes are allowed, seconds are usual.
+vi.setConfig({ testTimeout: 180_000 });
 
 const attack = { alphabet: BASE64URL, maxLength: 40, alignments: 4 };
 /** The requests an attack makes when no one-character guess stands out: one round over the alphabet. */
@@ -101,12 +119,25 @@ describe("the reply scrubber reveals keys", () => {
 
   it("recovers nothing from the running proxy with its token, from nothing or from a known prefix", async () => {
     for (const knownPrefix of ["", "sk-", "sk-test-Zq81"]) {
-      const result = await recoverKeys(echoOverHttp, { ...attack, knownPrefix, maxRequests: 2_000 });
+      const result = await recoverKeys((prompt) => echoOverHttp(prompt), {
+        ...attack,
+        knownPrefix,
+        maxRequests: 2_000,
+      });
       expect(result, `starting from ${JSON.stringify(knownPrefix)}`).toEqual({
         keys: [],
         requests: ONE_ROUND,
       });
     }
+  });
+
+  it("recovers nothing through the offline model either, whose replies are sent as they come", async () => {
+    const mirror = { provider: MIRROR_PROVIDER_ID, id: MIRROR_UNPACED_ID };
+    const result = await recoverKeys((prompt) => echoOverHttp(prompt, mirror), {
+      ...attack,
+      maxRequests: 2_000,
+    });
+    expect(result).toEqual({ keys: [], requests: ONE_ROUND });
   });
 
   it("still replaces a whole key the model echoes, and only then does the reply differ", async () => {
