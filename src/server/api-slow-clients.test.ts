@@ -42,7 +42,7 @@ describe("a client that stops reading", () => {
       client.destroy();
       proxy.server.close();
     }
-  });
+  }, 30_000);
 
   it("is let go once it is more than the byte limit behind, so a stream's memory is bounded", async () => {
     const log: string[] = [];
@@ -60,7 +60,7 @@ describe("a client that stops reading", () => {
       client.destroy();
       proxy.server.close();
     }
-  });
+  }, 30_000);
 
   it("does not touch a client that reads as fast as the stream comes, however large the reply", async () => {
     const log: string[] = [];
