@@ -1,31 +1,32 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { payloadRouteCallId, PREVIEW_PATH } from "../shared/payloads/payload-route.ts";
+import { API_ROUTES, matchApiRoute } from "../shared/api-routes.ts";
 import { LIVE_PAGE_ROUTES, liveSessionRoute } from "./live/live-routes.ts";
 
 /**
  * The API's routes: which requests are for the API at all, the paths it answers and the one method each
- * takes, which of them need the token, and the preflight a listed origin gets.
+ * takes, which of them need the token, and the preflight a listed origin gets. The proxy's own routes are
+ * the shared table (`src/shared/api-routes.ts`, which the page's in-page proxy answers from too); the live
+ * pi routes are the server's alone.
  */
 
-const ROUTES: Record<string, string> = {
-  "/api/session": "GET",
-  "/api/models": "GET",
-  "/api/stream": "POST",
-  [PREVIEW_PATH]: "POST",
-  ...LIVE_PAGE_ROUTES,
-};
-
-/** The route a path names: one of ROUTES, or a call's payload (`/api/calls/:callId/payload`, GET). */
+/** The route a path names: one of the shared table's (a call's payload with its id), or a live pi route. */
 export function routeOf(path: string): { method: string; callId?: string } | undefined {
-  const method = ROUTES[path];
-  if (method) return { method };
+  const shared = matchApiRoute(path);
+  if (shared)
+    return { method: shared.spec.method, ...(shared.callId === undefined ? {} : { callId: shared.callId }) };
+  const live = LIVE_PAGE_ROUTES[path];
+  if (live) return { method: live };
   if (liveSessionRoute(path) !== undefined) return { method: "GET" };
-  const callId = payloadRouteCallId(path);
-  return callId === undefined ? undefined : { method: "GET", callId };
+  return undefined;
 }
 
 /** Routes that read or spend what only the page's own origin (or the operator) may: they need the token. */
-export const TOKEN_ROUTES = new Set(["/api/stream", PREVIEW_PATH, ...Object.keys(LIVE_PAGE_ROUTES)]);
+export const TOKEN_ROUTES = new Set([
+  ...Object.values(API_ROUTES)
+    .filter((route) => route.token)
+    .map((route) => route.path),
+  ...Object.keys(LIVE_PAGE_ROUTES),
+]);
 
 /** Live pi sessions are the page's to read only with the token, whatever the route. */
 export function needsToken(path: string): boolean {

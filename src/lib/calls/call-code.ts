@@ -1,5 +1,6 @@
 import type { Message } from "@earendil-works/pi-ai";
 import type { CallRecord, ProviderEndpoint } from "../storage/records.ts";
+import { apiUrl } from "../../shared/api-routes.ts";
 
 export type { ProviderEndpoint };
 
@@ -53,7 +54,7 @@ export function callAsCode(
     };
     curl = [
       "# The playground's proxy: set PI_PLAYGROUND_TOKEN to the token it printed at start (or PROXY_TOKEN).",
-      `curl -N ${shellQuote(`${where.proxyUrl.replace(/\/$/, "")}/api/stream`)} \\`,
+      `curl -N ${shellQuote(apiUrl(where.proxyUrl.replace(/\/$/, ""), "stream"))} \\`,
       `  -H "Authorization: Bearer $PI_PLAYGROUND_TOKEN" \\`,
       `  -H "Content-Type: application/json" \\`,
       `  ${heredoc(JSON.stringify(body, null, 2))}`,

@@ -2,6 +2,7 @@ import { streamProxy } from "@earendil-works/pi-agent-core";
 import { normalizeContext, type Message, type Model } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { DEMO_TOOL_NAMES } from "../../shared/demo-tool-names.ts";
+import { API_ROUTES, payloadPath } from "../../shared/api-routes.ts";
 import { createInPageProxy } from "./in-page-proxy.ts";
 import { withFetch } from "../agent/scoped-fetch.ts";
 import { model } from "./proxy-connection.test-support.ts";
@@ -130,5 +131,24 @@ describe("the in-page proxy's other routes", () => {
       (await proxy.fetch(`${IN_PAGE}/api/calls/never-sent-call/payload`, { method: "POST" })).status,
     ).toBe(405);
     expect((await proxy.fetch(`${IN_PAGE}/api/preview`)).status).toBe(405);
+  });
+
+  it("answers the routes the shared table marks for the page, each with its one method, and no other", async () => {
+    const callId = "never-sent-call";
+    for (const [name, spec] of Object.entries(API_ROUTES)) {
+      const path = name === "payload" ? payloadPath(callId) : spec.path;
+      const other = spec.method === "GET" ? "POST" : "GET";
+      const wrong = await proxy.fetch(`${IN_PAGE}${path}`, { method: other });
+      expect(wrong.status, `${other} ${path}`).toBe(spec.inPage ? 405 : 404);
+      // With its method, a route of the page's is answered by the route itself (a refused body is its own
+      // 400, an unknown call its own 404); any other is not the page's to answer.
+      const right = await proxy.fetch(`${IN_PAGE}${path}`, {
+        method: spec.method,
+        ...(spec.method === "POST" ? { body: "{}" } : {}),
+      });
+      const said = right.ok ? "" : (((await right.json()) as { error?: string }).error ?? "");
+      if (spec.inPage) expect(said, `${spec.method} ${path}`).not.toMatch(/^No such API endpoint/);
+      else expect(said, `${spec.method} ${path}`).toMatch(/^No such API endpoint/);
+    }
   });
 });

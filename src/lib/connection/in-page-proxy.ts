@@ -1,7 +1,7 @@
 import type { ApiErrorBody } from "../../shared/api-types.ts";
 import { HttpError } from "../../shared/http-error.ts";
 import { MirrorApi } from "../../shared/mirror/mirror-api.ts";
-import { payloadRouteCallId, PREVIEW_PATH } from "../../shared/payloads/payload-route.ts";
+import { matchApiRoute } from "../../shared/api-routes.ts";
 import { sseFrame } from "../../shared/proxy-events.ts";
 
 /**
@@ -12,12 +12,6 @@ import { sseFrame } from "../../shared/proxy-events.ts";
 export interface InPageProxy {
   fetch: typeof fetch;
 }
-
-const ROUTES: Record<string, string> = {
-  "/api/models": "GET",
-  "/api/stream": "POST",
-  [PREVIEW_PATH]: "POST",
-};
 
 /** What a request for a real model gets when no proxy is connected. */
 function describeUnknownModel(provider: string, id: string): string {
@@ -35,17 +29,27 @@ export function createInPageProxy(): InPageProxy {
     const signal = init.signal ?? request?.signal ?? undefined;
     signal?.throwIfAborted();
     try {
-      const callId = payloadRouteCallId(url.pathname);
-      const path = callId ? url.pathname : Object.keys(ROUTES).find((route) => url.pathname.endsWith(route));
-      if (!path) throw new HttpError(404, `No such API endpoint: ${url.pathname}`);
-      const expected = callId ? "GET" : ROUTES[path];
+      // The routes of the proxy's table that the page answers; the address before "/api/" is the proxy's.
+      const at = url.pathname.lastIndexOf("/api/");
+      const path = at >= 0 ? url.pathname.slice(at) : url.pathname;
+      const route = matchApiRoute(path);
+      if (!route?.spec.inPage) throw new HttpError(404, `No such API endpoint: ${url.pathname}`);
+      const expected = route.spec.method;
       if (method !== expected) throw new HttpError(405, `${path} accepts ${expected} only.`);
-      if (callId) return jsonText(200, await api.payload(callId));
-      if (path === "/api/models") return json(200, await api.listModels());
-      const body =
+      const body = async () =>
         typeof init.body === "string" ? init.body : await new Response(init.body ?? request?.body).text();
-      if (path === PREVIEW_PATH) return jsonText(200, await api.preview(body, signal));
-      return streamResponse(body, signal);
+      switch (route.name) {
+        case "payload":
+          return jsonText(200, await api.payload(route.callId ?? ""));
+        case "models":
+          return json(200, await api.listModels());
+        case "preview":
+          return jsonText(200, await api.preview(await body(), signal));
+        case "stream":
+          return streamResponse(await body(), signal);
+        case "session":
+          throw new HttpError(404, `No such API endpoint: ${url.pathname}`);
+      }
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       const body: ApiErrorBody = { error: error.message };

@@ -1,4 +1,5 @@
 import { isObject } from "../../shared/is-object.ts";
+import { apiUrl } from "../../shared/api-routes.ts";
 
 /** Why no proxy is in use, in words for the person looking at the model picker. */
 export interface ConnectionProblem {
@@ -18,7 +19,7 @@ export const PROBE_TIMEOUT_MS = 10_000;
 export async function probeOwnServer(pageUrl: string, fetchImpl: typeof fetch): Promise<ProbeResult> {
   let response: Response;
   try {
-    response = await fetchImpl(`${pageUrl}/api/session`, {
+    response = await fetchImpl(apiUrl(pageUrl, "session"), {
       headers: { Accept: "application/json" },
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });

@@ -15,6 +15,7 @@ import {
   type PageLocation,
   type ProxySettings,
 } from "./proxy-settings.ts";
+import { apiUrl, payloadPath } from "../../shared/api-routes.ts";
 
 type RemoteModule = typeof import("./remote-probe.ts");
 
@@ -185,7 +186,7 @@ export class ProxyConnection implements StreamRouter {
   async payload(callId: string): Promise<PayloadResponse> {
     await this.#ready;
     const served = this.#served.get(callId) ?? this.#current();
-    const path = `/api/calls/${encodeURIComponent(callId)}/payload`;
+    const path = payloadPath(callId);
     if (!served.endpoint)
       return readPayload(await (await this.#inPageProxy()).fetch(`${IN_PAGE_PROXY_URL}${path}`));
     try {
@@ -212,11 +213,11 @@ export class ProxyConnection implements StreamRouter {
     });
     const endpoint = this.#endpoint;
     const inPage = async () =>
-      (await this.#inPageProxy()).fetch(`${IN_PAGE_PROXY_URL}/api/preview`, init(""));
+      (await this.#inPageProxy()).fetch(apiUrl(IN_PAGE_PROXY_URL, "preview"), init(""));
     if (!endpoint) return readPayload(await inPage());
     let response: Response;
     try {
-      response = await this.#fetch(`${endpoint.url}/api/preview`, init(this.#token));
+      response = await this.#fetch(apiUrl(endpoint.url, "preview"), init(this.#token));
     } catch (error) {
       // As for their replies: the offline models are previewed in the page when the proxy is gone.
       if (request.model.provider !== MIRROR_PROVIDER_ID) throw error;
@@ -245,12 +246,12 @@ export class ProxyConnection implements StreamRouter {
     const endpoint = this.#endpoint;
     if (!endpoint) {
       const inPage = await this.#inPageProxy();
-      return readModels(await inPage.fetch(`${IN_PAGE_PROXY_URL}/api/models`));
+      return readModels(await inPage.fetch(apiUrl(IN_PAGE_PROXY_URL, "models")));
     }
     const headers: Record<string, string> = { Accept: "application/json" };
     if (endpoint.kind === "remote") headers.Authorization = `Bearer ${this.#token}`;
     try {
-      return readModels(await this.#fetch(`${endpoint.url}/api/models`, { headers }));
+      return readModels(await this.#fetch(apiUrl(endpoint.url, "models"), { headers }));
     } catch (error) {
       void this.#recheck(endpoint);
       throw error;

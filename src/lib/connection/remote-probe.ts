@@ -1,5 +1,6 @@
 import { readJson, type ProbeResult, type ConnectionProblem, PROBE_TIMEOUT_MS } from "./probe.ts";
 import type { ProxySettings } from "./proxy-settings.ts";
+import { API_ROUTES, apiUrl } from "../../shared/api-routes.ts";
 
 /**
  * What the page needs only for a proxy on another origin, loaded when the person has one: checking the
@@ -21,7 +22,7 @@ export async function probeRemote(
   const where = settings.url;
   let response: Response;
   try {
-    response = await fetchImpl(`${where}/api/session`, {
+    response = await fetchImpl(apiUrl(where, "session"), {
       headers: { Accept: "application/json", Authorization: `Bearer ${settings.token}` },
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
@@ -50,7 +51,7 @@ export async function probeRemote(
     ok: false,
     problem: {
       kind: "not-a-proxy",
-      message: `${where} answered ${response.status} to /api/session: it is not a pi playground proxy. Check the address (the proxy prints it when it starts).`,
+      message: `${where} answered ${response.status} to ${API_ROUTES.session.path}: it is not a pi playground proxy. Check the address (the proxy prints it when it starts).`,
     },
   };
 }
@@ -61,7 +62,7 @@ async function whyUnanswered(
   fetchImpl: typeof fetch,
 ): Promise<ConnectionProblem> {
   try {
-    await fetchImpl(`${where}/api/session`, {
+    await fetchImpl(apiUrl(where, "session"), {
       mode: "no-cors",
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
