@@ -43,25 +43,25 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
       return failedStream(model, `The request could not be sent: ${(error as Error).message}`);
     }
     const pace = takesMirrorSpeed(model) ? mirrorSpeedOptions(options.mirrorSpeed?.()) : {};
+    const paced = pace.metadata ? { ...streamOptions?.metadata, ...pace.metadata } : streamOptions?.metadata;
+    const sent = { ...streamOptions, ...(paced ? { metadata: paced } : {}) };
     const callId = options.onRequest({
       messages: context.messages.slice(),
       provider: model.provider,
       modelId: model.id,
       api: model.api,
       reasoning: streamOptions?.reasoning,
-      options: { ...sentOptions(streamOptions as Record<string, unknown> | undefined), ...pace },
+      // As the request carries them, but for the call's id, which names the record itself.
+      options: sentOptions(sent),
       proxyUrl: route.proxyUrl,
       inPage: route.transport !== undefined,
       at: Date.now(),
     });
     // The call's id rides in the metadata, which the proxy reads and never forwards to a provider.
-    const metadata =
-      callId || pace.metadata
-        ? { ...streamOptions?.metadata, ...pace.metadata, ...(callId ? { callId } : {}) }
-        : streamOptions?.metadata;
+    const metadata = callId ? { ...paced, callId } : paced;
     const send = () =>
       streamProxy(model, context, {
-        ...streamOptions,
+        ...sent,
         ...(metadata ? { metadata } : {}),
         proxyUrl: route.proxyUrl,
         authToken: route.authToken,

@@ -19,16 +19,24 @@ export interface RecordedRequest {
   at: number;
 }
 
-/** What goes to the proxy of the stream options: the serializable ones, as `streamProxy` sends them. */
+/**
+ * What goes to the proxy of the stream options: the serializable ones, exactly as pi's `streamProxy` puts
+ * them in its request body (its `buildProxyRequestOptions`, which pi does not export). `stream-route.test.ts`
+ * runs pi's own `streamProxy` and fails when the two differ, for any options.
+ */
 export const SENT_OPTIONS = [
   "temperature",
+  "samplingParams",
   "maxTokens",
   "samplingParams",
   "reasoning",
   "cacheRetention",
   "sessionId",
-  "thinkingBudgets",
+  "disableContinuation",
+  "headers",
+  "metadata",
   "transport",
+  "thinkingBudgets",
   "maxRetryDelayMs",
 ] as const;
 
