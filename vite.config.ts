@@ -14,7 +14,7 @@ export default defineConfig({
   server: { ...shared, port: port ?? 5173 },
   preview: { ...shared, port: port ?? 4173, strictPort: true },
   test: {
-    include: ["src/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
     setupFiles: ["src/test-setup.ts"],
     environment: "node",
   },
