@@ -26,6 +26,8 @@ interface PiSessionManager {
   getHeader(): unknown;
   getSessionFile(): string | undefined;
   getSessionName(): string | undefined;
+  getLabel(id: string): string | undefined;
+  getBranch(fromId?: string): { id: string }[];
   buildSessionContext(): { messages: AgentMessage[]; thinkingLevel: string; model: unknown };
 }
 
@@ -39,6 +41,11 @@ export interface PiSessionModule {
     entries: unknown[],
     leafId?: string | null,
   ): { messages: AgentMessage[]; thinkingLevel: string; model: unknown };
+  /** The context with each message's source entry. */
+  buildSessionProjection(
+    entries: unknown[],
+    leafId?: string | null,
+  ): { entries: { sourceEntry: Record<string, unknown>; messages: AgentMessage[] }[] };
   parseSessionEntries(content: string): unknown[];
   /** pi's v1 → v3 migrations, in place. */
   migrateSessionEntries(entries: unknown[]): void;

@@ -9,7 +9,8 @@ describe("projectSession, against pi's own SessionManager", () => {
     it(`gives the context pi gives: ${tree.name}`, () => {
       const reference = piSession.buildSessionContext(tree.entries, tree.leafId);
       const projection = projectSession(pathTo(tree.entries, tree.leafId));
-      expect(projection.context).toEqual(reference.messages);
+      // Strictly: the same keys, those whose value is undefined included.
+      expect(projection.context).toStrictEqual(reference.messages);
       expect({ model: projection.model, thinkingLevel: projection.thinkingLevel }).toEqual({
         model: reference.model,
         thinkingLevel: reference.thinkingLevel,
@@ -18,6 +19,37 @@ describe("projectSession, against pi's own SessionManager", () => {
       expect(convertToLlm(projection.context)).toEqual(piMessages.convertToLlm(reference.messages));
     });
   }
+
+  it("keeps a custom message's details key when the entry has none, as pi's createCustomMessage does", () => {
+    const manager = piSession.SessionManager.inMemory("/tmp");
+    manager.appendCustomMessageEntry("note", "no details", false);
+    const entries = manager.getEntries() as SessionEntry[];
+    const [fact] = projectSession(entries).context;
+    expect(fact).toHaveProperty("details", undefined);
+    expect(Object.keys(fact ?? {})).toContain("details");
+    expect(projectSession(entries).context).toStrictEqual(piSession.buildSessionContext(entries).messages);
+  });
+
+  it("leaves out a compaction's recorded prompt with its summary when an edit leaves the compaction out", () => {
+    const manager = piSession.SessionManager.inMemory("/tmp");
+    manager.appendMessage({ role: "system", content: "prompt", timestamp: 1 });
+    manager.appendMessage({ role: "user", content: "question", timestamp: 2 });
+    const compaction = manager.appendCompaction("Asked a question.", undefined, 100);
+    // pi's appendContextEdit refuses a compaction as a target, but pi reads such an edit from a file.
+    const edit = {
+      type: "context_edit",
+      id: "edit0001",
+      parentId: compaction,
+      timestamp: "2026-01-01T00:00:00.000Z",
+      targetId: compaction,
+      replacement: null,
+    };
+    const entries = [...manager.getEntries(), edit] as SessionEntry[];
+    expect(entries.find((entry) => entry.id === compaction)).toHaveProperty("systemMessage");
+    const projection = projectSession(pathTo(entries, "edit0001"));
+    expect(projection.context).toStrictEqual(piSession.buildSessionContext(entries, "edit0001").messages);
+    expect(projection.context).toEqual([]);
+  });
 
   it("says what became of each fact: compacted, edited (with both versions), omitted as a failed attempt", () => {
     const [, , , compacted, , edits] = piTrees();

@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { ImageContent, TextContent } from "@earendil-works/pi-ai";
 import type { CompactionEntry, ContextEditEntry, SessionEntry } from "../messages/entries.ts";
-import { createBranchSummary, createCompactionSummary, createCustomMessage } from "../messages/factories.ts";
+import { createBranchSummary, createCompactionSummary } from "../messages/factories.ts";
 
 /**
  * From the session tree to what the model reads, the way pi's coding agent builds it
@@ -83,13 +83,15 @@ function buildFact(entry: SessionEntry): AgentMessage | undefined {
       ) as AgentMessage;
     }
     case "custom_message":
-      return createCustomMessage(
-        entry.customType,
-        entry.content ?? [],
-        entry.display,
-        entry.details,
-        Date.parse(entry.timestamp),
-      );
+      // pi's createCustomMessage: `details` is there even when the entry has none.
+      return {
+        role: "custom",
+        customType: entry.customType,
+        content: entry.content ?? [],
+        display: entry.display,
+        details: entry.details,
+        timestamp: Date.parse(entry.timestamp),
+      };
     case "branch_summary":
       return entry.summary
         ? createBranchSummary(entry.summary, entry.fromId, Date.parse(entry.timestamp))
@@ -225,12 +227,13 @@ export function projectSession(
     const factIndex = factAt[position] ?? -1;
     if (factIndex < 0) continue;
     const fact = facts[factIndex] as AgentMessage;
-    if (entry.type === "compaction" && entry.systemMessage && applyCompaction) {
-      // The prompt and tools the compaction recorded come first; they come from the compaction entry.
+    const edit = hasEdits ? edits.get(entry.id) : undefined;
+    // The prompt and tools the compaction recorded come first; they come from the compaction entry, and
+    // an edit that leaves the compaction out leaves them out too (pi's projectContextEntry).
+    if (entry.type === "compaction" && entry.systemMessage && applyCompaction && edit?.replacement !== null) {
       context.push(entry.systemMessage as AgentMessage);
       contextFacts.push(factIndex);
     }
-    const edit = hasEdits ? edits.get(entry.id) : undefined;
     if (!edit) {
       fates[factIndex] = IN;
       context.push(fact);
