@@ -30,6 +30,7 @@ import { exportSession, type ExportKind } from "./export-format.ts";
 import { parseSessionFile } from "./import-file.ts";
 import { snapshotOf } from "./export-snapshot.ts";
 import { importCalls, planImport } from "./import-session.ts";
+import { POSITION_CUSTOM_TYPE } from "./pi-session-file.ts";
 
 /**
  * pi session files both ways, checked against pi coding agent 1.6.0's own session code: files written
@@ -282,14 +283,10 @@ describe("exporting sessions built in the playground, opened by pi's SessionMana
     const pi = piModelView(exported.path);
     expect(pi.messages).toEqual(view);
     expect(pi.context.model).toEqual({ provider: "anthropic", modelId: "claude-test" });
-    // Every entry as the playground holds it, the leaf moved last; then the session's name, hanging from
-    // the leaf as pi's own rename appends it, so pi opens right there.
-    const leaf = session.entries.find((entry) => entry.id === built.leafId);
-    if (!leaf) throw new Error("no leaf");
+    // Every entry as the playground holds it, in its order; then the session's name, hanging from the leaf
+    // as pi's own rename appends it, so pi opens right there.
     const written = pi.manager.getEntries() as Record<string, unknown>[];
-    expect(written.slice(0, -1)).toEqual(
-      [...session.entries.filter((entry) => entry !== leaf), leaf].map(entryForFile),
-    );
+    expect(written.slice(0, -1)).toEqual(session.entries.map(entryForFile));
     const name = written.at(-1);
     expect(name).toMatchObject({ type: "session_info", name: "Built here", parentId: built.leafId });
     expect(pi.manager.getLeafId()).toBe(name?.id);
@@ -297,14 +294,19 @@ describe("exporting sessions built in the playground, opened by pi's SessionMana
     await session.close();
   });
 
-  it("a leaf with children of its own: written last, and pi still opens there", async () => {
+  it("a leaf with children of its own: pi opens there, at the position entry hanging from it", async () => {
     const built = playgroundTree();
     const { store, deps } = runtime();
     const interior = built.entries[2]?.id ?? null; // the first answer, where the two branches part
     const session = await ChatSession.create(deps, { ...built, leafId: interior });
     const exported = await exportToPi(session, store, "interior-leaf");
     const pi = piModelView(exported.path);
-    expect(pi.manager.getLeafId()).toBe(interior);
+    expect(pi.manager.getEntries().at(-1)).toMatchObject({
+      type: "custom",
+      customType: POSITION_CUSTOM_TYPE,
+      parentId: interior,
+    });
+    expect(pi.manager.getBranch().at(-2)?.id).toBe(interior);
     expect(pi.messages).toEqual(session.modelView.messages);
     await session.close();
   });

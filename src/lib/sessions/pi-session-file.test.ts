@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pathTo, type SessionEntry } from "../messages/entries.ts";
 import { entryForFile } from "../messages/entry-validate.ts";
@@ -5,7 +8,7 @@ import { piSession } from "../model-view/pi-sessions.test-support.ts";
 import { projectSession } from "../model-view/session-projection.ts";
 import { formatProblems } from "./import-problems.ts";
 import { parseSessionFile } from "./import-file.ts";
-import { readJsonLines, readPiSession, writePiSession } from "./pi-session-file.ts";
+import { POSITION_CUSTOM_TYPE, readJsonLines, readPiSession, writePiSession } from "./pi-session-file.ts";
 
 const at = "2026-01-01T00:00:00.000Z";
 const header = { type: "session", version: 3, id: "s1", timestamp: at, cwd: "/repo" };
@@ -182,9 +185,54 @@ describe("writing pi session files", () => {
     expect(notes).toEqual([]);
   });
 
-  it("writes the leaf last, where pi continues a file", () => {
-    const { text } = writePiSession({ ...base, leafId: "b" });
-    expect(piSession.parseSessionEntries(text).slice(1)).toEqual([entries[0], entries[2], entries[1]]);
+  it("keeps every line in its place and hangs a position entry from a leaf that is not the last", () => {
+    const { text } = writePiSession({ ...base, leafId: "b" }, Date.parse(at));
+    const written = piSession.parseSessionEntries(text).slice(1);
+    expect(written.slice(0, -1)).toEqual(entries);
+    expect(written.at(-1)).toEqual({
+      type: "custom",
+      customType: POSITION_CUSTOM_TYPE,
+      id: expect.stringMatching(/^[0-9a-f]{8}$/),
+      parentId: "b",
+      timestamp: at,
+    });
+    // At the file's last entry already: nothing is added.
+    expect(piSession.parseSessionEntries(writePiSession({ ...base, leafId: "c" }).text).slice(1)).toEqual(
+      entries,
+    );
+  });
+
+  it("the leaf moved onto a label or a name: pi resolves labels and the name from the file as before", () => {
+    // A label and a name set twice: pi keeps the later of each, by the order of lines.
+    const values = [
+      message("a", null),
+      { type: "label", id: "l1", parentId: "a", timestamp: at, targetId: "a", label: "first" },
+      { type: "session_info", id: "n1", parentId: "l1", timestamp: at, name: "First name" },
+      message("b", "n1"),
+      { type: "label", id: "l2", parentId: "b", timestamp: at, targetId: "a", label: "second" },
+      { type: "session_info", id: "n2", parentId: "l2", timestamp: at, name: "Second name" },
+    ];
+    const dir = mkdtempSync(join(tmpdir(), "pi-playground-leaf-"));
+    for (const leafId of ["l1", "n1"]) {
+      const path = join(dir, `${leafId}.jsonl`);
+      const { text } = writePiSession({
+        ...base,
+        entries: values as unknown as SessionEntry[],
+        leafId,
+        title: "Second name",
+        titleIsCustom: true,
+      });
+      writeFileSync(path, text);
+      const pi = piSession.SessionManager.open(path);
+      expect(pi.getLabel("a")).toBe("second");
+      expect(pi.getSessionName()).toBe("Second name");
+      expect(
+        pi
+          .getBranch()
+          .map((entry) => entry.id)
+          .slice(0, -1),
+      ).toEqual(leafId === "l1" ? ["a", "l1"] : ["a", "l1", "n1"]);
+    }
   });
 
   it("says what a file cannot hold: a position before the first entry", () => {

@@ -184,38 +184,39 @@ export interface PiExportInput {
 }
 
 /**
- * Write a session as pi writes its files: the header, then every entry (an unknown one exactly as it was
- * read), so pi coding agent opens it and continues it. pi continues a file from its last entry, so the
- * leaf is written last (an entry is always written after its parent, except a leaf that has children of
- * its own: pi reads parents by id, so it still opens at the leaf). A renamed session gets a `session_info`
- * entry, as pi's own rename appends one.
+ * The `customType` of the entry an export adds where the session's position is not the file's last entry.
+ * A `custom` entry is pi's place for an application's own state: never part of the model's context, hidden
+ * in pi's tree, resolved by nothing.
+ */
+export const POSITION_CUSTOM_TYPE = "pi-playground.position";
+
+/**
+ * Write a session as pi writes its files: the header, then every entry in order (an unknown one exactly as
+ * it was read), so pi coding agent opens it and continues it. pi continues a file from its last entry;
+ * where the session's position is elsewhere, an entry hangs from it instead of moving it, since pi reads
+ * labels, the session's name and its session list from the order of lines: a renamed session's
+ * `session_info` (as pi's own rename appends one), or else a `custom` entry that changes nothing pi reads.
  */
 export function writePiSession(input: PiExportInput, now = Date.now()): { text: string; notes: string[] } {
   const notes: string[] = [];
   const header = input.header ?? newPiHeader(input.sessionId, input.createdAt);
-  let entries = [...input.entries];
+  const entries = [...input.entries];
   const leafId = input.leafId;
-  if (leafId === null) {
-    if (entries.length > 0)
-      notes.push(
-        "pi opens a file at its last entry; this session's position, before its first entry, is not something pi's files can hold",
-      );
-  } else if (entries.at(-1)?.id !== leafId) {
-    const leaf = entries.find((entry) => entry.id === leafId);
-    if (leaf) entries = [...entries.filter((entry) => entry !== leaf), leaf];
-  }
-  // Appended where pi's rename appends it: after the leaf, which is now the last entry.
+  if (leafId === null && entries.length > 0)
+    notes.push(
+      "pi opens a file at its last entry; this session's position, before its first entry, is not something pi's files can hold",
+    );
+  const taken = new Set(entries.map((entry) => entry.id));
+  const base = () => ({
+    id: newEntryId((id) => taken.has(id)),
+    parentId: leafId,
+    timestamp: new Date(now).toISOString(),
+  });
   const name = cleanName(input.title);
-  if (input.titleIsCustom && name !== "" && piSessionName(entries) !== name) {
-    const taken = new Set(entries.map((entry) => entry.id));
-    entries.push({
-      type: "session_info",
-      id: newEntryId((id) => taken.has(id)),
-      parentId: leafId === null ? null : (entries.at(-1)?.id ?? null),
-      timestamp: new Date(now).toISOString(),
-      name,
-    });
-  }
+  if (input.titleIsCustom && name !== "" && piSessionName(entries) !== name)
+    entries.push({ type: "session_info", ...base(), name });
+  else if (leafId !== null && entries.at(-1)?.id !== leafId && entries.some((entry) => entry.id === leafId))
+    entries.push({ type: "custom", customType: POSITION_CUSTOM_TYPE, ...base() });
   const lines = [header, ...entries.map(entryForFile)].map((value) => JSON.stringify(value));
   return { text: `${lines.join("\n")}\n`, notes };
 }
