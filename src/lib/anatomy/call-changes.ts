@@ -53,7 +53,10 @@ export function entryChange(entry: SessionEntry, index: EntryIndex): Change | un
     case "compaction":
       return {
         kind: "compaction",
-        text: `compacted: ${entry.tokensBefore.toLocaleString("en-US")} tokens before`,
+        text:
+          entry.tokensBefore === undefined
+            ? "compacted"
+            : `compacted: ${entry.tokensBefore.toLocaleString("en-US")} tokens before`,
         entryId: entry.id,
       };
     case "branch_summary":

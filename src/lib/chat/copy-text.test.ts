@@ -32,4 +32,23 @@ describe("copied text of a chat message", () => {
     ).toBe("$ ls\na\nb");
     expect(copyText(createNotification("Deployed", "info", 4))).toBe("Deployed");
   });
+
+  it("names a block of a type pi's types do not have (read from a file) by its type", () => {
+    const video = { type: "video", url: "v.mp4" } as unknown as { type: "text"; text: string };
+    expect(copyText({ role: "user", content: [{ type: "text", text: "see" }, video], timestamp: 1 })).toBe(
+      "see\n[video block]",
+    );
+    expect(
+      copyText({
+        role: "assistant",
+        content: [{ type: "text", text: "here" }, video],
+        api: "a",
+        provider: "p",
+        model: "m",
+        usage: zeroUsage(),
+        stopReason: "stop",
+        timestamp: 2,
+      }),
+    ).toBe("here\n\n[video block]");
+  });
 });

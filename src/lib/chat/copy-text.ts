@@ -1,5 +1,5 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { contentParts } from "../messages/content.ts";
+import { contentParts, otherBlockLabel, partText } from "../messages/content.ts";
 
 /** The text a person expects on the clipboard when copying a chat message: what the message says. */
 export function copyText(message: AgentMessage): string {
@@ -7,22 +7,19 @@ export function copyText(message: AgentMessage): string {
     case "user":
     case "custom":
     case "system":
-      return contentParts(message.content)
-        .map((part) => (part.type === "text" ? part.text : `[image ${part.mimeType}]`))
-        .join("\n");
+      return contentParts(message.content).map(partText).join("\n");
     case "assistant":
       return message.content
         .map((block) => {
           if (block.type === "text") return block.text;
           if (block.type === "thinking") return "";
-          return `${block.name}(${JSON.stringify(block.arguments)})`;
+          if (block.type === "toolCall") return `${block.name}(${JSON.stringify(block.arguments)})`;
+          return otherBlockLabel(block);
         })
         .filter((text) => text !== "")
         .join("\n\n");
     case "toolResult":
-      return message.content
-        .map((part) => (part.type === "text" ? part.text : `[image ${part.mimeType}]`))
-        .join("\n");
+      return message.content.map(partText).join("\n");
     case "bashExecution":
       return `$ ${message.command}\n${message.output}`;
     case "branchSummary":

@@ -45,7 +45,8 @@ export interface CompactionEntry extends EntryBase {
   type: "compaction";
   summary: string;
   firstKeptEntryId: string;
-  tokensBefore: number;
+  /** Absent in some files; pi's summary then has none either. */
+  tokensBefore?: number;
   details?: unknown;
   usage?: Usage;
   fromHook?: boolean;

@@ -21,10 +21,21 @@ import { describeErrors, validateMessage } from "./validate.ts";
 /**
  * Checks of session entries read from storage or from a pi session file. The fields common to every entry
  * (id, parent, time) and those of each type come from one table; a message entry's message is checked by
- * the message validator. A type this version does not know is not an error: it is kept as it was.
+ * the message validator, as pi reads it. A type this version does not know is not an error: it is kept as
+ * it was. An entry is read as pi's code reads it wherever pi can: a time that is not an ISO string is
+ * read as pi's `new Date(...)` reads it, and a compaction without its size keeps none.
  */
 export type EntryValidation =
-  { ok: true; entry: SessionEntry; unknownType?: string } | { ok: false; reason: string };
+  | {
+      ok: true;
+      entry: SessionEntry;
+      unknownType?: string;
+      /** What was changed to the value pi reads (the entry differs from the file's line): damage. */
+      repairs?: string[];
+      /** Values pi's types do not allow but pi reads as they are, kept so. */
+      readAs?: string[];
+    }
+  | { ok: false; reason: string };
 
 const usage = map(unknown());
 const content = union([str(), arr(map(unknown()))]);
@@ -37,7 +48,8 @@ const FIELDS: Record<(typeof PI_ENTRY_TYPES)[number], Properties> = {
   compaction: {
     summary: str(),
     firstKeptEntryId: str(),
-    tokensBefore: num(),
+    // Missing in some files; pi's summary then has none (see READ_AS).
+    tokensBefore: opt(num()),
     usage: opt(usage),
     fromHook: opt(bool()),
     systemMessage: opt(map(unknown())),
@@ -61,6 +73,15 @@ const validator = compile(
 );
 
 const KNOWN = new Set<string>(PI_ENTRY_TYPES);
+
+/**
+ * An entry time as pi reads it, `new Date(timestamp)` whatever the value (null is 1970, a number its
+ * milliseconds), written as pi writes times: the ISO string, or the empty string where pi's date is invalid.
+ */
+function piTime(value: unknown): string {
+  const time = new Date(value as number);
+  return Number.isFinite(time.getTime()) ? time.toISOString() : "";
+}
 
 export function validateEntry(raw: unknown): EntryValidation {
   if (!isObject(raw)) return { ok: false, reason: "an entry must be a JSON object" };
@@ -86,17 +107,39 @@ export function validateEntry(raw: unknown): EntryValidation {
       },
     };
   }
-  if (!validator.check(raw)) {
+  const repairs: string[] = [];
+  const readAs: string[] = [];
+  let value: Record<string, unknown> = raw;
+  if (typeof raw.timestamp !== "string") {
+    value = { ...value, timestamp: piTime(raw.timestamp) };
+    repairs.push(
+      `its timestamp is ${raw.timestamp === undefined ? "missing" : `not a date string (${JSON.stringify(raw.timestamp)})`}; read as pi reads it${value.timestamp ? ` (${String(value.timestamp)})` : " (no valid time)"}`,
+    );
+  }
+  const checked: unknown = value;
+  if (!validator.check(checked)) {
     const problems = validator
-      .errors(raw)
+      .errors(checked)
       .map((error) => `${error.path.slice(1).replaceAll("/", ".") || "the entry"}: ${error.message}`);
     return { ok: false, reason: `the ${type} entry is not valid (${problems.join("; ")})` };
   }
+  if (type === "compaction" && value.tokensBefore === undefined)
+    readAs.push("the compaction has no tokensBefore: kept so, as pi keeps it");
   if (type === "message") {
-    const message = validateMessage((raw as Record<string, unknown>).message, { keepUnknownRoles: true });
+    const message = validateMessage(value.message, { asPiReads: true });
     if (!message.ok) return { ok: false, reason: describeErrors(message.errors) };
+    readAs.push(...(message.readAs ?? []).map((note) => note.message));
+    if (message.repaired) {
+      value = { ...value, message: message.message };
+      repairs.push(message.repaired.message);
+    }
   }
-  return { ok: true, entry: raw as unknown as SessionEntry };
+  return {
+    ok: true,
+    entry: value as unknown as SessionEntry,
+    ...(repairs.length > 0 ? { repairs } : {}),
+    ...(readAs.length > 0 ? { readAs } : {}),
+  };
 }
 
 function isStoredUnknown(

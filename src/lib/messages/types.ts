@@ -47,7 +47,11 @@ export interface BranchSummaryMessage {
 export interface CompactionSummaryMessage {
   role: "compactionSummary";
   summary: string;
-  /** Context size before compaction, kept for diagnostics. */
+  /**
+   * Context size before compaction, kept for diagnostics. A file's compaction may have none, which pi's
+   * summary keeps as it is (undefined); the type stays pi's own, since both declarations of this message
+   * must agree wherever the playground and pi coding agent are compiled together.
+   */
   tokensBefore: number;
   timestamp: number;
 }

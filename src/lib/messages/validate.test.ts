@@ -57,7 +57,7 @@ describe("validateMessage", () => {
   it("puts each problem next to its field", () => {
     const errors = errorsOf({
       role: "bashExecution",
-      command: "",
+      command: 5,
       output: 3,
       exitCode: "abc",
       cancelled: false,
@@ -104,5 +104,68 @@ describe("validateMessage", () => {
     expect(errorsOf({ ...createUserMessage("x"), timestamp: "2024-01-01" })[0]?.field).toBe("timestamp");
     expect(errorsOf("hello")[0]?.message).toBe("A message must be a JSON object.");
     expect(errorsOf(null)[0]?.message).toBe("A message must be a JSON object.");
+  });
+});
+
+describe("validateMessage as pi reads it (files and storage)", () => {
+  const read = (value: unknown) => validateMessage(value, { asPiReads: true });
+  const reply = (fields: Record<string, unknown>) => ({
+    ...createInjectedAssistantMessage("x", 1),
+    ...fields,
+  });
+
+  it("accepts empty strings and times before 1970, which pi's types allow, even from people", () => {
+    const result = {
+      role: "toolResult",
+      toolCallId: "",
+      toolName: "",
+      content: [],
+      isError: false,
+      timestamp: -5,
+    };
+    expect(errorsOf(result)).toEqual([]);
+    expect(errorsOf({ ...createCustomMessage("", "x", true), timestamp: -1 })).toEqual([]);
+  });
+
+  it("reads a message of the model's roles without content as empty, as pi does, and says so", () => {
+    const withoutContent = read({ role: "user", timestamp: 1 });
+    expect(withoutContent).toEqual({
+      ok: true,
+      message: { role: "user", content: [], timestamp: 1 },
+      readAs: [],
+      repaired: { field: "content", message: "content is missing: read as empty, as pi reads it" },
+    });
+    expect(read({ role: "system", content: null, timestamp: 1 })).toMatchObject({
+      ok: true,
+      message: { role: "system", content: "" },
+    });
+    // People are still told.
+    expect(errorsOf({ role: "user", timestamp: 1 })[0]?.field).toBe("content");
+  });
+
+  it("keeps values pi reads though its types do not allow them, one note per field", () => {
+    const value = reply({
+      stopReason: "refusal",
+      usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
+      content: [
+        { type: "text", text: "a" },
+        { type: "video", url: "v" },
+      ],
+    });
+    const result = read(value);
+    expect(result.ok && result.message).toBe(value);
+    expect(result.ok && result.readAs?.map((note) => note.message)).toEqual([
+      'content[1] is a block of type "video", which pi\'s types do not have here: kept, and sent as pi sends it',
+      'stopReason "refusal" is not one pi knows: kept as it is',
+      "usage has no totalTokens and no cost: kept as it is (counted as 0 here)",
+    ]);
+    expect(errorsOf(value).map((error) => error.field)).toEqual(["content[1]", "stopReason", "usage.totalTokens"]);
+  });
+
+  it("still refuses values of another kind than pi's types name, which the page could not show", () => {
+    expect(read({ role: "user", content: 42, timestamp: 1 }).ok).toBe(false);
+    expect(read(reply({ content: "plain text" })).ok).toBe(false);
+    expect(read(reply({ content: [null] })).ok).toBe(false);
+    expect(read(reply({ content: [{ type: "text", text: 5 }] })).ok).toBe(false);
   });
 });

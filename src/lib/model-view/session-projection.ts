@@ -97,7 +97,12 @@ function buildFact(entry: SessionEntry): AgentMessage | undefined {
         ? createBranchSummary(entry.summary, entry.fromId, Date.parse(entry.timestamp))
         : undefined;
     case "compaction":
-      return createCompactionSummary(entry.summary, entry.tokensBefore, Date.parse(entry.timestamp));
+      return createCompactionSummary(
+        entry.summary,
+        // Absent in some files: pi's summary keeps it so (see CompactionSummaryMessage).
+        entry.tokensBefore as number,
+        Date.parse(entry.timestamp),
+      );
     default:
       return undefined;
   }

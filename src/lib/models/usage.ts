@@ -47,8 +47,16 @@ export function tokenCounts(usage: Usage, outputEstimate?: number): TokenCounts 
     cacheWrite: usage.cacheWrite,
     output: outputEstimate ?? usage.output,
     outputEstimated: outputEstimate !== undefined,
-    cost: usage.cost.total,
+    // Usage from older pi versions and OpenAI-compatible servers may carry no cost: pi reads it so, and
+    // it counts as none here.
+    cost: costOf(usage),
   };
+}
+
+/** A usage record's cost in dollars; 0 where the record has none (read from a file as pi reads it). */
+export function costOf(usage: Usage): number {
+  const total: unknown = (usage as { cost?: { total?: unknown } }).cost?.total;
+  return typeof total === "number" && Number.isFinite(total) ? total : 0;
 }
 
 /** One reply's counts: its usage record, or what streamed when it was stopped before any usage came. */

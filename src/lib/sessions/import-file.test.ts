@@ -23,13 +23,10 @@ describe("files the playground cannot read", () => {
     );
     expect(() =>
       parseSessionFile(
-        [
-          JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "t", cwd: "" }),
-          JSON.stringify({ type: "message", parentId: null }),
-        ].join("\n"),
+        [JSON.stringify({ type: "", id: "a", parentId: null }), JSON.stringify({ id: "b" })].join("\n"),
         "pi.jsonl",
       ),
-    ).toThrow("pi.jsonl has no importable entry. line 2: the message entry has no id");
+    ).toThrow("pi.jsonl has no importable entry. line 1: the file does not start with a session header");
   });
 });
 

@@ -57,7 +57,8 @@ export function parsePiSession(
 ): ParsedImport {
   const read = readPiSession(values);
   const problems = [...jsonProblems, ...read.problems].sort(byLine);
-  noEntries(read.entries.length, problems, fileName);
+  // A session header with nothing readable after it is an empty session to pi, and so it is here.
+  if (!read.headerRead) noEntries(read.entries.length, problems, fileName);
   return {
     source: "pi-session",
     title: read.name ?? titleFrom(fileName),

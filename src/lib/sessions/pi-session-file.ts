@@ -44,6 +44,8 @@ export function readJsonLines(text: string): { values: RawEntry[]; problems: Imp
 
 export interface PiSessionRead extends TreeRead {
   header: PiSessionHeader;
+  /** The header is the file's own (pi opens such a file even when none of its entries can be read). */
+  headerRead: boolean;
   /** The session's name, as pi's `getSessionName` reads it: the last `session_info` in the file. */
   name: string | undefined;
 }
@@ -111,6 +113,7 @@ export function readPiSession(values: readonly RawEntry[], now = Date.now()): Pi
   return {
     ...tree,
     header: header ?? newPiHeader(crypto.randomUUID(), now),
+    headerRead: header !== undefined,
     problems: [...problems, ...tree.problems].sort((a, b) => a.line - b.line),
     notes: [...notes, ...tree.notes],
     name: piSessionName(tree.entries),

@@ -144,29 +144,34 @@ describe("reading a session tree", () => {
     expect(read.leafId).toBe("b");
   });
 
-  it("skips what has no place in a tree, and says where the session continues when that was the last line", () => {
+  it("skips what is not an entry, gives an entry without an id one, and reads a parent that is no id as a root", () => {
     const read = readSessionTree(
       lines(
         message("a", null),
         42,
         { id: "t", parentId: "a" },
-        { type: "message", parentId: "a", message: user("no id") },
+        { type: "message", parentId: "a", timestamp: at, message: user("no id") },
         { ...message("p", "a"), parentId: 7 },
         message("b", "a"),
-        { type: "message", parentId: "b", message: user("no id, last") },
+        { type: "message", parentId: "b", timestamp: at, message: user("no id, last") },
       ),
     );
+    const [a, noId, p, b, last] = read.entries;
+    expect(read.entries).toHaveLength(5);
     expect(formatProblems(read.problems)).toBe(
       [
         "line 3: not a JSON object; skipped",
         "line 4, entry t: the entry has no type; skipped",
-        "line 5: the message entry has no id, so it has no place in the tree; skipped",
-        "line 6, entry p: its parentId is neither an entry id nor null, so it has no place in the tree; skipped",
-        "line 8: the message entry has no id, so it has no place in the tree; skipped; it was the file's last entry, so the session continues from entry b (line 7), the last one kept",
+        `line 5, entry ${noId?.id}: the message entry has no id; pi reaches it only as the file's last entry, and this import gives it the id ${noId?.id}`,
+        "line 6, entry p: its parentId, 7, is not an entry id; it starts a conversation of its own (a root), as pi reads it",
+        `line 8, entry ${last?.id}: the message entry has no id; pi reaches it only as the file's last entry, and this import gives it the id ${last?.id}`,
       ].join("; "),
     );
-    expect(read.entries.map((entry) => entry.id)).toEqual(["a", "b"]);
-    expect(read.leafId).toBe("b");
+    expect([a?.id, p?.id, b?.id]).toEqual(["a", "p", "b"]);
+    expect(p?.parentId).toBeNull();
+    // pi opens the file at its last entry, id or not: so does the import.
+    expect(read.leafId).toBe(last?.id);
+    expect(pathTo(read.entries, read.leafId).map((entry) => entry.id)).toEqual(["a", "b", last?.id]);
   });
 
   it("an id used twice: the later entry wins, as in pi's index, and the earlier is named", () => {

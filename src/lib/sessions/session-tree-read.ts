@@ -1,4 +1,4 @@
-import type { SessionEntry, UnknownEntry } from "../messages/entries.ts";
+import { newEntryId, type SessionEntry, type UnknownEntry } from "../messages/entries.ts";
 import { validateEntry } from "../messages/entry-validate.ts";
 import { nestsDeeperThan, tooDeepMessage } from "../messages/nesting.ts";
 import { isObject } from "../../shared/is-object.ts";
@@ -11,9 +11,16 @@ import { byLine, linesList, placeOf, type ImportProblem } from "./import-problem
  * damaged file is repaired here the way pi would read it wherever pi can read it at all, and every repair
  * is a problem that names its line and entry and says what the import does:
  *
- * - a line that is not an object, or an entry without a type or an id: skipped (nothing can hang from it);
- * - an entry of a known type whose fields are wrong: kept exactly as it was, but as an entry this version
- *   does not understand (the model does not read it; an export writes it back unchanged);
+ * - a line that is not an object, or an entry without a type: skipped;
+ * - an entry without an id: given one (pi reaches such an entry only as the file's last, where it opens,
+ *   but still reads its label or name);
+ * - an entry without a parent (no `parentId`, or one that is not an id): a root, as pi reads it;
+ * - a value pi's code reads though its types do not allow it (no content, a time that is a number, usage
+ *   without a cost, a stop reason or block pi does not know): read as pi reads it, named in the notes
+ *   when kept as it is, a problem when changed to what pi reads;
+ * - an entry of a known type whose fields are of another kind than pi's types name: kept exactly as it
+ *   was, but as an entry this version does not understand (the model does not read it; an export writes
+ *   it back unchanged);
  * - an id used twice: the later entry wins, as in pi's index, and the earlier is skipped;
  * - a parent that is not in the file: the entry starts a conversation of its own (a root), with everything
  *   below it, which is how pi reads it;
@@ -83,45 +90,65 @@ export function readSessionTree(raws: readonly RawEntry[], { leafIsLast = true }
     });
 
   // 1. Each value to an entry, or a reason it cannot be one.
+  const taken = new Set<string>();
+  for (const raw of raws)
+    if (isObject(raw.value) && typeof raw.value.id === "string") taken.add(raw.value.id);
   const read: Read[] = [];
+  /** Values kept as pi reads them though its types do not allow them: one sentence, its places. */
+  const readAs = new Map<string, Read[]>();
   for (const raw of raws) {
-    const value = raw.value;
-    if (!isObject(value)) {
+    if (!isObject(raw.value)) {
       report(raw, "not a JSON object; skipped");
       continue;
     }
-    const id = typeof value.id === "string" && value.id !== "" ? value.id : undefined;
+    let value: Record<string, unknown> = raw.value;
     const type = typeof value.type === "string" && value.type !== "" ? value.type : undefined;
     if (type === undefined) {
-      report(raw, "the entry has no type; skipped", id);
-      continue;
-    }
-    if (id === undefined) {
-      report(raw, `the ${type} entry has no id, so it has no place in the tree; skipped`);
-      continue;
-    }
-    const parentId = value.parentId;
-    if (parentId !== null && typeof parentId !== "string") {
-      report(
-        raw,
-        "its parentId is neither an entry id nor null, so it has no place in the tree; skipped",
-        id,
-      );
+      report(raw, "the entry has no type; skipped", typeof value.id === "string" ? value.id : undefined);
       continue;
     }
     // Checked before anything walks the value recursively: validation, storage and display all would.
     if (nestsDeeperThan(value)) {
-      report(raw, `the entry nests ${tooDeepMessage()}; skipped`, id);
+      report(
+        raw,
+        `the entry nests ${tooDeepMessage()}; skipped`,
+        typeof value.id === "string" ? value.id : undefined,
+      );
       continue;
     }
+    let id = typeof value.id === "string" && value.id !== "" ? value.id : undefined;
+    if (id === undefined) {
+      id = newEntryId((candidate) => taken.has(candidate));
+      taken.add(id);
+      report(
+        raw,
+        `the ${type} entry has no id; pi reaches it only as the file's last entry, and this import gives it the id ${id}`,
+        id,
+      );
+      value = { ...value, id };
+    }
+    // pi follows a parent only when parentId is set (truthy): anything else is the start of a conversation.
+    const parentId = value.parentId;
+    if (parentId !== null && (typeof parentId !== "string" || parentId === "")) {
+      report(
+        raw,
+        `${parentId === undefined ? "it has no parentId" : `its parentId, ${JSON.stringify(parentId)}, is not an entry id`}; it starts a conversation of its own (a root), as pi reads it`,
+        id,
+      );
+      value = { ...value, parentId: null };
+    }
+    const entryParent = value.parentId as string | null;
     // "unknown" is the playground's own stand-in, never a type a file may claim.
     const validation = type === "unknown" ? undefined : validateEntry(value);
     if (validation === undefined || (validation.ok && validation.unknownType !== undefined)) {
-      read.push({ entry: keptAsRead(value, id, parentId), raw, unknownType: type });
+      read.push({ entry: keptAsRead(value, id, entryParent), raw, unknownType: type });
     } else if (validation.ok) {
-      read.push({ entry: validation.entry, raw });
+      const item: Read = { entry: validation.entry, raw };
+      read.push(item);
+      for (const repair of validation.repairs ?? []) report(raw, repair, id);
+      for (const note of validation.readAs ?? []) readAs.set(note, [...(readAs.get(note) ?? []), item]);
     } else {
-      read.push({ entry: keptAsRead(value, id, parentId), raw });
+      read.push({ entry: keptAsRead(value, id, entryParent), raw });
       report(raw, `${validation.reason}; kept as it was, but not understood: the model does not read it`, id);
     }
   }
@@ -257,8 +284,23 @@ export function readSessionTree(raws: readonly RawEntry[], { leafIsLast = true }
     entries: kept.map((item) => item.entry),
     leafId: leaf?.entry.id ?? null,
     problems: problems.sort(byLine),
-    notes: [...notes, ...unknownNotes(kept)],
+    notes: [...notes, ...unknownNotes(kept), ...readAsNotes(readAs, new Set(kept))],
   };
+}
+
+/** "read as pi reads it: usage has no cost … (lines 4 and 9: entries a1, b2)", one note per sentence. */
+function readAsNotes(readAs: ReadonlyMap<string, Read[]>, kept: ReadonlySet<Read>): string[] {
+  return [...readAs].flatMap(([note, all]) => {
+    const items = all.filter((item) => kept.has(item));
+    if (items.length === 0) return [];
+    const where = items.every((item) => item.raw.place === undefined)
+      ? linesList(items.map((item) => item.raw.line))
+      : items.map((item) => item.raw.place ?? `line ${item.raw.line}`).join(", ");
+    const ids = items.map((item) => item.entry.id);
+    return [
+      `read as pi reads it: ${note} (${where}: ${ids.length === 1 ? "entry" : "entries"} ${ids.join(", ")})`,
+    ];
+  });
 }
 
 /** "kept, not understood: 2 entries of type "bookmark" (lines 4 and 9: entries a1, b2); …" */

@@ -53,7 +53,7 @@ describe("IdbSessionStore", () => {
       sessionId: "a",
       seq: 1,
       rev: 1,
-      entry: { ...entries[1], message: { role: "user", timestamp: 1 } },
+      entry: { ...entries[1], message: { role: "user", content: 42, timestamp: 1 } },
     });
     await plant(factory, { schema: 99, sessionId: "a", seq: 2, rev: 1, entry: entries[2] });
     const loaded = await store.loadSession("a");
@@ -92,7 +92,7 @@ describe("IdbSessionStore", () => {
       schema: 1,
       sessionId: "a",
       seq: 2,
-      message: { role: "user", timestamp: 2 },
+      message: { role: "user", content: 42, timestamp: 2 },
     });
     tx.objectStore("messages").put({
       schema: 1,

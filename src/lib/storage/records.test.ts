@@ -36,7 +36,7 @@ describe("readEntryRecord", () => {
         sessionId: "s",
         seq: 0,
         rev: 1,
-        entry: { ...entry, message: { role: "user", timestamp: 1 } },
+        entry: { ...entry, message: { role: "user", content: 42, timestamp: 1 } },
       }),
     ).toEqual({
       ok: false,
@@ -52,7 +52,7 @@ describe("readEntryRecord", () => {
       }),
     ).toEqual({
       ok: false,
-      reason: "the message entry is not valid (id: missing; parentId: missing; timestamp: missing)",
+      reason: "the message entry is not valid (id: missing; parentId: missing)",
     });
     expect(readEntryRecord("nonsense")).toEqual({ ok: false, reason: "the record is not an object" });
   });
