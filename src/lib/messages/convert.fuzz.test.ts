@@ -3,7 +3,7 @@ import type { Message } from "@earendil-works/pi-ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { convertToLlm } from "./convert.ts";
-import { fuzzParameters } from "./fuzz.test-support.ts";
+import { fuzzParameters, fuzzTimeout } from "./fuzz.test-support.ts";
 import { anyMessage, shortText } from "./pi-message.arbitraries.test-support.ts";
 
 /**
@@ -40,33 +40,44 @@ const change = fc.record({
   value: fc.oneof(shortText, fc.integer(), fc.boolean(), fc.constant(undefined), fc.constant("removed")),
 });
 
-describe("convertToLlm against pi's, fuzzed", () => {
-  it("equals pi's on random message lists", () => {
-    fc.assert(
-      fc.property(messages, (list) => {
-        expect(convertToLlm(list as unknown as AgentMessage[])).toStrictEqual(pi.convertToLlm(list));
-      }),
-      fuzzParameters(400),
-    );
-  });
+const lists = fuzzParameters<[unknown]>(400);
+const changes = fuzzParameters<[unknown, unknown]>(300, 1);
 
-  it("equals pi's again after a message changed in place", () => {
-    fc.assert(
-      fc.property(
-        fc.array(anyMessage, { minLength: 1, maxLength: 8 }),
-        fc.array(change, { maxLength: 3 }),
-        (list, changes) => {
-          const facts = list as unknown as AgentMessage[];
-          convertToLlm(facts);
-          for (const { at, field, value } of changes) {
-            const target = list[at % list.length] as Record<string, unknown>;
-            if (value === "removed") delete target[field];
-            else target[field] = value;
-            expect(convertToLlm(facts)).toStrictEqual(pi.convertToLlm(list));
-          }
-        },
-      ),
-      fuzzParameters(300),
-    );
-  });
+describe("convertToLlm against pi's, fuzzed", () => {
+  it(
+    "equals pi's on random message lists",
+    () => {
+      fc.assert(
+        fc.property(messages, (list) => {
+          expect(convertToLlm(list as unknown as AgentMessage[])).toStrictEqual(pi.convertToLlm(list));
+        }),
+        lists,
+      );
+    },
+    fuzzTimeout(lists),
+  );
+
+  it(
+    "equals pi's again after a message changed in place",
+    () => {
+      fc.assert(
+        fc.property(
+          fc.array(anyMessage, { minLength: 1, maxLength: 8 }),
+          fc.array(change, { maxLength: 3 }),
+          (list, changes) => {
+            const facts = list as unknown as AgentMessage[];
+            convertToLlm(facts);
+            for (const { at, field, value } of changes) {
+              const target = list[at % list.length] as Record<string, unknown>;
+              if (value === "removed") delete target[field];
+              else target[field] = value;
+              expect(convertToLlm(facts)).toStrictEqual(pi.convertToLlm(list));
+            }
+          },
+        ),
+        changes,
+      );
+    },
+    fuzzTimeout(changes),
+  );
 });
