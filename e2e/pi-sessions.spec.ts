@@ -211,3 +211,27 @@ test("a damaged pi file names each problem by line and entry; nothing changes un
   await expect(existing).toHaveAttribute("aria-current", "true");
   expect(await readStoredFacts(page)).toEqual(before);
 });
+
+test("a file with values pi reads though its types do not have them imports as pi reads it, and the chat shows them", async ({
+  page,
+}) => {
+  const lines = readText(files.branched).trimEnd().split("\n");
+  const values = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  const last = values.findLast(
+    (entry) => (entry.message as { role?: string } | undefined)?.role === "assistant",
+  );
+  const reply = last?.message as { content: unknown[]; usage: Record<string, unknown>; stopReason: string };
+  // As an OpenAI-compatible server's reply can come back: a block of its own, usage without a cost.
+  reply.content.push({ type: "citation", source: "https://example.com/parser" });
+  delete reply.usage.cost;
+  await openPlayground(page);
+  await importFile(page, "odd.jsonl", values.map((value) => JSON.stringify(value)).join("\n"));
+  await expect(page.getByRole("status").filter({ hasText: "Imported “Parser work”" })).toContainText(
+    "read as pi reads it: usage has no cost: kept as it is (counted as 0 here)",
+  );
+  const block = page.getByRole("group").filter({ hasText: "[citation block]: kept and sent as it is" });
+  await expect(block).toBeVisible();
+  await block.getByText("[citation block]").click();
+  await expect(block).toContainText("https://example.com/parser");
+  await expectAccessible(page, "a reply with a block of another type");
+});

@@ -159,7 +159,11 @@ describe("validateMessage as pi reads it (files and storage)", () => {
       'stopReason "refusal" is not one pi knows: kept as it is',
       "usage has no totalTokens and no cost: kept as it is (counted as 0 here)",
     ]);
-    expect(errorsOf(value).map((error) => error.field)).toEqual(["content[1]", "stopReason", "usage.totalTokens"]);
+    expect(errorsOf(value).map((error) => error.field)).toEqual([
+      "content[1]",
+      "stopReason",
+      "usage.totalTokens",
+    ]);
   });
 
   it("still refuses values of another kind than pi's types name, which the page could not show", () => {
