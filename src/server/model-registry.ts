@@ -12,6 +12,7 @@ import type { ModelsResponse, ProviderEndpoint } from "../shared/api-types.ts";
 import { MIRROR_PROVIDER_ID } from "../shared/mirror/mirror-id.ts";
 import { createMirrorProvider } from "../shared/mirror/mirror-provider.ts";
 import { availableModelInfos, LOCAL_PROVIDER_ID } from "../shared/model-info.ts";
+import { LOCAL_KEY_VARIABLE, PROVIDER_KEYS } from "../shared/provider-keys.ts";
 import { describeEndpoint } from "./provider-endpoint.ts";
 import { createRedactor, displayUrl, type Redactor } from "./redact.ts";
 import type { ServerEnv } from "./server-env.ts";
@@ -49,19 +50,9 @@ const VARIABLE_NAME = /^[A-Z][A-Z0-9_]*$/;
 const LOCAL_REFRESH_INTERVAL_MS = 15_000;
 
 /** Variables named in error messages for the providers people use most; others get a generic sentence. */
-const KEY_VARIABLES: Record<string, string> = {
-  anthropic: "ANTHROPIC_API_KEY",
-  openai: "OPENAI_API_KEY",
-  google: "GEMINI_API_KEY",
-  openrouter: "OPENROUTER_API_KEY",
-  mistral: "MISTRAL_API_KEY",
-  groq: "GROQ_API_KEY",
-  xai: "XAI_API_KEY",
-  deepseek: "DEEPSEEK_API_KEY",
-  cerebras: "CEREBRAS_API_KEY",
-  together: "TOGETHER_API_KEY",
-  fireworks: "FIREWORKS_API_KEY",
-};
+const KEY_VARIABLES: Record<string, string> = Object.fromEntries(
+  Object.entries(PROVIDER_KEYS).map(([provider, { variable }]) => [provider, variable]),
+);
 
 export async function createModelRegistry(options: RegistryOptions): Promise<ModelRegistry> {
   const models = createModels({
@@ -125,7 +116,7 @@ export async function createModelRegistry(options: RegistryOptions): Promise<Mod
 
   /** The variable a provider's key comes from: the local server's own, or the one pi-ai read. */
   async function keyVariable(provider: string): Promise<string | undefined> {
-    if (provider === LOCAL_PROVIDER_ID) return local?.apiKey ? "LOCAL_OPENAI_API_KEY" : undefined;
+    if (provider === LOCAL_PROVIDER_ID) return local?.apiKey ? LOCAL_KEY_VARIABLE : undefined;
     const source = (await models.checkAuth(provider, { signal: manyListeners() }))?.source;
     return source !== undefined && VARIABLE_NAME.test(source) ? source : KEY_VARIABLES[provider];
   }
