@@ -6,7 +6,7 @@ import { createModels, createProvider, type Message, type Model } from "@earendi
 import { openAICompletionsApi } from "@earendil-works/pi-ai/api/openai-completions.lazy";
 import { startFixtureServer } from "../../../e2e/fixtures/openai-fixture-server.mjs";
 import ts from "typescript";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CallRecord } from "../storage/records.ts";
 import { callAsCode, type ProviderEndpoint } from "./call-code.ts";
 
@@ -92,6 +92,9 @@ function statementKinds(source: string): string[] {
   const file = ts.createSourceFile("snippet.ts", source, ts.ScriptTarget.ES2022, true);
   return file.statements.map((statement) => ts.SyntaxKind[statement.kind]);
 }
+
+// bash, curl, node and the TypeScript compiler start as processes: a busy machine can take many seconds.
+vi.setConfig({ testTimeout: 120_000 });
 
 describe("callAsCode", () => {
   it("sends the captured payload to the provider, the key from the environment, the body untouched by the shell", () => {
