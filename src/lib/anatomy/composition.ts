@@ -1,5 +1,6 @@
 import type { Message, Usage } from "@earendil-works/pi-ai";
-import { contextTokens, measureParts, type PartVisitor, type TokenPart } from "../model-view/tokens.ts";
+import { contextTokens } from "../model-view/view-tokens.ts";
+import { measureParts, type PartVisitor, type TokenPart } from "../model-view/token-parts.ts";
 import { apportion } from "./apportion.ts";
 import { CATEGORIES, userTextCategory, type Category } from "./categories.ts";
 

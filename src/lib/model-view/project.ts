@@ -10,7 +10,6 @@ import {
   type ContextFate,
   type SessionProjection,
 } from "./session-projection.ts";
-import { contextTokens, factTokens } from "./tokens.ts";
 
 /** What happens to one fact on its way to the model. */
 export type Fate =
@@ -69,11 +68,18 @@ export interface ModelView {
   edits: ReadonlyMap<number, Extract<ContextFate, { kind: "edited" | "omitted" }>>;
   counts: FateCounts;
   /**
-   * pi-ai's estimate of every fact's own size, summed; and of the next call's context, anchored on the last
-   * reply's usage (`contextTokens`). Estimated when first read.
+   * Every fact's own size, summed; and the next call's context, anchored on the last reply's usage. Estimated
+   * when first asked, by the estimate given (pi-ai's, bound in `view-tokens.ts`): only the inspector shows
+   * them, so the estimator's code stays out of the page's first chunk.
    */
-  readonly factTokens: number;
-  readonly modelTokens: number;
+  factTokens(estimate: TokenEstimate): number;
+  modelTokens(estimate: TokenEstimate): number;
+}
+
+/** The token estimate a view's totals are counted with (see `view-tokens.ts`). */
+export interface TokenEstimate {
+  fact(fact: AgentMessage): number;
+  context(messages: readonly Message[]): number;
 }
 
 export function projectModelView(projection: SessionProjection, settings: ContextSettings): ModelView {
@@ -201,20 +207,20 @@ class ProjectedView implements ModelView {
     this.#tokensBefore = tokensBefore;
   }
 
-  get factTokens(): number {
+  factTokens(estimate: TokenEstimate): number {
     if (this.#factTokens !== undefined) return this.#factTokens;
     const before = this.#tokensBefore;
     const facts = this.#facts;
     let total = before?.facts ?? 0;
     for (let index = before?.factsFrom ?? 0; index < facts.length; index++)
-      total += factTokens(facts[index] as AgentMessage);
+      total += estimate.fact(facts[index] as AgentMessage);
     this.#factTokens = total;
     this.#tokensBefore = undefined;
     return total;
   }
 
-  get modelTokens(): number {
-    this.#modelTokens ??= contextTokens(this.messages).tokens;
+  modelTokens(estimate: TokenEstimate): number {
+    this.#modelTokens ??= estimate.context(this.messages);
     return this.#modelTokens;
   }
 

@@ -1,0 +1,66 @@
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { Message } from "@earendil-works/pi-ai";
+import {
+  estimateContextTokens,
+  estimateTextAndImageContentTokens,
+  estimateTextTokens,
+  type ContextUsageEstimate,
+} from "@earendil-works/pi-ai/utils/estimate";
+import type { ModelView, TokenEstimate } from "./project.ts";
+import { estimable, isEstimable, messageTokens, textAndImages } from "./tokens.ts";
+
+export type { ContextUsageEstimate };
+
+export const TOKEN_ESTIMATOR_LABEL = "≈ pi-ai's estimate";
+export const TOKEN_ESTIMATOR_DESCRIPTION =
+  "pi-ai's estimate (estimateMessageTokens): characters ÷ 3.5, an image as 4,800 characters. The model view's total is the next call's context as pi-ai estimates it (estimateContextTokens): the last reply's reported usage, plus an estimate of what follows it.";
+
+/** pi-ai's estimate of a context: anchored on the last reply whose usage applies, estimated after it. */
+export function contextTokens(messages: readonly Message[]): ContextUsageEstimate {
+  return estimateContextTokens(messages.every(isEstimable) ? messages : messages.map(estimable));
+}
+
+/**
+ * A fact's own size: pi-ai's estimate for the messages the model reads, and for the custom facts pi-ai's
+ * text estimate of what they hold (a fact the policy hides still has a size; what the model reads of a
+ * converted one is counted by the model view). A role this version does not know is never sent: nothing.
+ */
+export function factTokens(fact: AgentMessage): number {
+  switch (fact.role) {
+    case "system":
+    case "user":
+    case "assistant":
+    case "toolResult":
+      return messageTokens(fact);
+    case "custom":
+      return estimateTextAndImageContentTokens(textAndImages(fact.content));
+    case "bashExecution":
+      return estimateTextTokens(fact.command + fact.output);
+    case "branchSummary":
+    case "compactionSummary":
+      return estimateTextTokens(fact.summary);
+    case "notification":
+    case "progress":
+      return estimateTextTokens(fact.text);
+    case "approval_request":
+      return estimateTextTokens(fact.action + (fact.subject ?? "") + (fact.reason ?? ""));
+    default:
+      return 0;
+  }
+}
+
+/** pi-ai's estimate, as a view's totals count with it (`ModelView.factTokens`). */
+const PI_AI_ESTIMATE: TokenEstimate = {
+  fact: factTokens,
+  context: (messages) => contextTokens(messages).tokens,
+};
+
+/** pi-ai's estimate of every fact's own size in `view`, summed. */
+export function viewFactTokens(view: ModelView): number {
+  return view.factTokens(PI_AI_ESTIMATE);
+}
+
+/** pi-ai's estimate of the next call's context in `view`, anchored on the last reply's usage. */
+export function viewModelTokens(view: ModelView): number {
+  return view.modelTokens(PI_AI_ESTIMATE);
+}
