@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { API_ROUTES, matchApiRoute } from "../shared/api-routes.ts";
+import { API_ROUTES } from "../shared/api-routes.ts";
+import { matchApiRoute } from "../shared/api-route-match.ts";
 import { LIVE_PAGE_ROUTES, liveSessionRoute } from "./live/live-routes.ts";
 
 /**

@@ -1,10 +1,9 @@
-import { payloadRouteCallId, PREVIEW_PATH } from "./payloads/payload-route.ts";
-
 /**
  * The proxy's API, one table for both sides: the server answers every route (`src/server/api-routes.ts`
  * adds the live pi routes it alone has), and the page answers those marked `inPage` itself when no proxy is
  * used (`src/lib/connection/in-page-proxy.ts`), so the two cannot drift apart. The page builds its request
- * addresses from the same table.
+ * addresses from the same table; matching a path to its route is `api-route-match.ts` (the page's first chunk
+ * needs only the addresses).
  */
 export interface RouteSpec {
   /** The path, or its pattern with `:callId` for the one route that names a call. */
@@ -21,32 +20,11 @@ export const API_ROUTES = {
   session: { path: "/api/session", method: "GET", token: false, inPage: false },
   models: { path: "/api/models", method: "GET", token: false, inPage: true },
   stream: { path: "/api/stream", method: "POST", token: true, inPage: true },
-  preview: { path: PREVIEW_PATH, method: "POST", token: true, inPage: true },
+  preview: { path: "/api/preview", method: "POST", token: true, inPage: true },
   payload: { path: "/api/calls/:callId/payload", method: "GET", token: false, inPage: true },
 } as const satisfies Record<string, RouteSpec>;
 
 export type ApiRouteName = keyof typeof API_ROUTES;
-
-export interface MatchedRoute {
-  name: ApiRouteName;
-  spec: RouteSpec;
-  /** The call a payload route names (checked). */
-  callId?: string;
-}
-
-const BY_PATH = new Map<string, ApiRouteName>(
-  (Object.keys(API_ROUTES) as ApiRouteName[])
-    .filter((name) => name !== "payload")
-    .map((name) => [API_ROUTES[name].path, name]),
-);
-
-/** The route `path` names, or undefined. A payload route with a malformed call id throws a 400. */
-export function matchApiRoute(path: string): MatchedRoute | undefined {
-  const name = BY_PATH.get(path);
-  if (name) return { name, spec: API_ROUTES[name] };
-  const callId = payloadRouteCallId(path);
-  return callId === undefined ? undefined : { name: "payload", spec: API_ROUTES.payload, callId };
-}
 
 /** The address of a route on a proxy at `base` (its origin, and any path it is served under). */
 export function apiUrl(base: string, name: Exclude<ApiRouteName, "payload">): string {

@@ -1,7 +1,7 @@
 import type { ApiErrorBody } from "../../shared/api-types.ts";
 import { HttpError } from "../../shared/http-error.ts";
 import { MirrorApi } from "../../shared/mirror/mirror-api.ts";
-import { matchApiRoute } from "../../shared/api-routes.ts";
+import { matchApiRoute } from "../../shared/api-route-match.ts";
 import { sseFrame } from "../../shared/proxy-events.ts";
 
 /**

@@ -1,3 +1,4 @@
+import { API_ROUTES } from "../api-routes.ts";
 import { HttpError } from "../http-error.ts";
 import { payloadResponseJson } from "./captured-json.ts";
 import type { PayloadStore } from "./payload-store.ts";
@@ -9,7 +10,7 @@ const PAYLOAD_PATH = /\/api\/calls\/([^/]*)\/payload$/;
 /** Call ids are the page's UUIDs; anything else is refused before it is used as a key. */
 const CALL_ID = /^[A-Za-z0-9_-]{8,128}$/;
 
-export const PREVIEW_PATH = "/api/preview";
+export const PREVIEW_PATH = API_ROUTES.preview.path;
 
 /** The call id a payload route names (checked), or undefined when `path` is not a payload route. */
 export function payloadRouteCallId(path: string): string | undefined {
