@@ -10,7 +10,6 @@ import { ModelViewProjector, type ModelView } from "../model-view/project.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
 import type { EntryRecord, SessionMeta } from "../storage/records.ts";
 import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
-import { TabLock } from "../storage/tab-sync.ts";
 import type { ApprovalDecision } from "./approvals.ts";
 import type { CallGate } from "./call-gate.svelte.ts";
 import { CallPreferences } from "./call-preferences.svelte.ts";
@@ -20,11 +19,12 @@ import type { SessionDeps } from "./session-deps.ts";
 import { Replica } from "./replica.svelte.ts";
 import { seenFactCount } from "./seen-facts.ts";
 import { CallLog } from "./recording/call-log.svelte.ts";
-import { CallRecorder } from "./recording/call-recorder.ts";
+import type { CallRecorder } from "./recording/call-recorder.ts";
 import type { Delivery, MessageDelivery } from "./message-delivery.ts";
-import { RunController } from "./run-controller.svelte.ts";
+import type { RunController } from "./run-controller.svelte.ts";
 import { SessionAgent, type LastRequest, type NextCallPreview } from "./session-agent.svelte.ts";
-import { SessionBranches } from "./session-branches.svelte.ts";
+import type { SessionBranches } from "./session-branches.svelte.ts";
+import type { SessionRuntime } from "./session-runtime.ts";
 import { SessionSettingsState } from "./session-settings.svelte.ts";
 import type { QueueMode, QueueModes, SessionSettings } from "./session-settings.ts";
 import { Transcript } from "./transcript.svelte.ts";
@@ -79,10 +79,11 @@ export class ChatSession {
     deps: SessionDeps,
     meta: SessionMeta,
     stored: { records: readonly EntryRecord[]; meta: SessionMeta | undefined },
+    { CallRecorder, RunController, SessionBranches }: SessionRuntime,
   ) {
     this.#deps = deps;
     this.id = meta.id;
-    const lock = new TabLock(deps.locks, meta.id);
+    const lock = deps.locks.lockFor(meta.id);
     const transcript = new Transcript(
       stored.records,
       meta.leafId,
@@ -166,9 +167,10 @@ export class ChatSession {
   /** Create and store a new session. Its first fact is the system message carrying prompt and tools. */
   static async create(deps: SessionDeps, init: SessionInit = {}): Promise<ChatSession> {
     // Loaded when a session is first created: a returning visitor's page opens a stored one without it.
+    const runtime = loadRuntime();
     const { storeNewSession } = await import("./new-session.ts");
     const { meta, entries, stored } = await storeNewSession(deps.store, init);
-    const session = new ChatSession(deps, meta, stored);
+    const session = new ChatSession(deps, meta, stored, await runtime);
     // Not stored: the writer creates the record on its next attempt, and its notice says what went wrong
     // meanwhile.
     if (!stored.meta) session.#writer.append(entries);
@@ -179,9 +181,15 @@ export class ChatSession {
 
   /** Open a stored session; a reply that was streaming when the page went away comes back as interrupted. */
   static async open(deps: SessionDeps, id: string): Promise<ChatSession | undefined> {
+    const runtime = loadRuntime();
     const loaded = await deps.store.loadSession(id);
     if (!loaded) return undefined;
-    const session = new ChatSession(deps, loaded.meta, { records: loaded.records, meta: loaded.meta });
+    const session = new ChatSession(
+      deps,
+      loaded.meta,
+      { records: loaded.records, meta: loaded.meta },
+      await runtime,
+    );
     if (loaded.warnings.length > 0)
       deps.notices.post({
         key: `skipped:${id}`,
@@ -385,4 +393,12 @@ export class ChatSession {
     if (previous.unsaved !== status.unsaved || previous.error !== status.error)
       this.#deps.onStorageStatus?.(this, status);
   }
+}
+
+/** The session runtime, loading while storage is read (see session-runtime.ts); one module for all sessions. */
+function loadRuntime(): Promise<SessionRuntime> {
+  const loading = import("./session-runtime.ts");
+  // Awaited by the caller once storage has answered; an early failure must not be reported as unhandled.
+  loading.catch(() => undefined);
+  return loading;
 }

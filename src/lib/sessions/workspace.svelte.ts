@@ -17,7 +17,7 @@ import { projectSession } from "../model-view/session-projection.ts";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { SessionStore } from "../storage/session-store.ts";
 import type { WriterStatus } from "../storage/session-writer.ts";
-import { SessionLocks, TabChannel, type SyncMessage } from "../storage/tab-sync.ts";
+import type { SessionLocks, SyncMessage, TabChannel } from "../storage/tab-sync.ts";
 import { downloadText } from "./download.ts";
 import type { ExportKind } from "./export-format.ts";
 import type { ParsedImport } from "./parsed-import.ts";
@@ -50,9 +50,15 @@ export class Workspace {
   readonly #channel: TabChannel;
   #current = $state.raw<ChatSession | undefined>(undefined);
 
-  private constructor(origin: string, store: SessionStore, notices: Notices, health: StorageHealth) {
+  private constructor(
+    origin: string,
+    store: SessionStore,
+    notices: Notices,
+    health: StorageHealth,
+    tabs: { channel: TabChannel; locks: SessionLocks },
+  ) {
     this.notices = notices;
-    this.#channel = new TabChannel();
+    this.#channel = tabs.channel;
     this.health = health;
     this.list = new SessionList({ store, channel: this.#channel, notices });
     this.connection = ProxyConnection.forPage(origin);
@@ -61,7 +67,7 @@ export class Workspace {
       catalog: this.catalog,
       router: this.connection,
       channel: this.#channel,
-      locks: new SessionLocks(),
+      locks: tabs.locks,
       notices,
       tabId: crypto.randomUUID(),
       onStored: (meta) => this.list.upsert(meta),
@@ -85,6 +91,10 @@ export class Workspace {
     // The validators load while storage opens: every read after this point checks what it reads.
     const validatorsLoaded = loadValidators();
     validatorsLoaded.catch(() => undefined);
+    // So does the tabs' coordination, which nothing needs before a session opens (kept out of the
+    // page's first chunk).
+    const tabSyncLoaded = import("../storage/tab-sync.ts");
+    tabSyncLoaded.catch(() => undefined);
     let store: SessionStore;
     try {
       store = await (options.openStore ?? ((open) => IdbSessionStore.open(open)))(hooks);
@@ -95,9 +105,13 @@ export class Workspace {
       health.fellBackToMemory((error as Error).message);
     }
     await validatorsLoaded;
+    const { SessionLocks, TabChannel } = await tabSyncLoaded;
     notices.dismiss("storage:blocked");
     health.opened(store.kind);
-    const workspace = new Workspace(origin, store, notices, health);
+    const workspace = new Workspace(origin, store, notices, health, {
+      channel: new TabChannel(),
+      locks: new SessionLocks(),
+    });
     const catalogLoaded = workspace.connection.watch(() => workspace.catalog.load(workspace.connection));
     await workspace.list.refresh();
     const requested = readCurrentId();

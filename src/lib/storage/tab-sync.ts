@@ -47,6 +47,11 @@ export class SessionLocks {
     this.#locks = locks;
   }
 
+  /** A lock on one session for this tab's work on it. */
+  lockFor(sessionId: string): TabLock {
+    return new TabLock(this, sessionId);
+  }
+
   static nameFor(sessionId: string): string {
     return `pi-playground:session:${sessionId}`;
   }
