@@ -83,3 +83,37 @@ test("a reload while a tool waits for approval keeps the pending request, which 
   const stored = await readStoredFacts(page);
   expect(stored.filter((fact) => (fact as { role: string }).role === "approval_request")).toHaveLength(1);
 });
+
+test("the a shortcut reaches the pending approval even when it is outside the chat's rendered window", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  // A long exchange first, then a request that waits for approval at the end of it.
+  await sendMessage(page, `a long one\n\n${Array.from({ length: 60 }, (_, n) => `line ${n}`).join("\n\n")}`);
+  await expect(lastReply(page)).toContainText("line 59", { timeout: 15_000 });
+  await sendMessage(page, "Save a note: ship on Friday");
+  const card = page.getByRole("region", { name: "Approval request: Run save_note" });
+  await expect(card).toHaveAttribute("data-status", "pending", { timeout: 15_000 });
+
+  // The reader goes back to the top: the card is no longer rendered at all.
+  const log = page.getByRole("log", { name: "Messages" });
+  await log.hover();
+  for (let turn = 0; turn < 20 && (await card.count()) > 0; turn++) await page.mouse.wheel(0, -4000);
+  await expect(card).toHaveCount(0);
+  await page.getByRole("heading", { name: "pi playground" }).click();
+
+  await page.keyboard.press("a");
+  const approve = card.getByRole("button", { name: "Approve" });
+  await expect(approve).toBeFocused();
+  await expect(approve).toBeInViewport();
+  await page.keyboard.press("Enter");
+  await expect(card).toHaveAttribute("data-status", "approved");
+
+  // Nothing waits now: the shortcut says so rather than doing nothing.
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 15_000 });
+  await page.getByRole("heading", { name: "pi playground" }).click();
+  await page.keyboard.press("a");
+  await expect(
+    page.getByRole("status").filter({ hasText: "No tool call is waiting for approval." }),
+  ).toBeVisible();
+});

@@ -46,4 +46,16 @@ describe("focus targets", () => {
     await Promise.resolve();
     expect(next.focused).toBe(1);
   });
+
+  it("run the search its owner offers, and find nothing once it is withdrawn or when none is offered", async () => {
+    const targets = new FocusTargets();
+    expect(await targets.seek("approval")).toBe(false);
+    let searched = 0;
+    const withdraw = targets.provide("approval", () => Promise.resolve(++searched > 0));
+    expect(await targets.seek("approval")).toBe(true);
+    expect(searched).toBe(1);
+    withdraw();
+    expect(await targets.seek("approval")).toBe(false);
+    expect(searched).toBe(1);
+  });
 });

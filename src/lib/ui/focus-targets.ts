@@ -4,13 +4,33 @@ import type { Attachment } from "svelte/attachments";
 /** Places the app moves focus to by name: after Stop, after a decision, from a shortcut. */
 export type FocusTargetName = "composer" | "facts" | "calls";
 
+/** Places focus reaches through a search their owner runs: the element may not be rendered yet. */
+export type FocusSearchName = "approval";
+
 /**
  * Named focus targets. An element registers itself while it is on screen; asking for a target that is
  * not there yet (a pane that loads on first use, a session being created) focuses it when it arrives.
  */
 export class FocusTargets {
   readonly #elements = new Map<FocusTargetName, HTMLElement>();
+  readonly #searches = new Map<FocusSearchName, () => Promise<boolean>>();
   #pending: FocusTargetName | undefined;
+
+  /**
+   * Offer a search for `name` (the chat finds the request waiting for approval, bringing it into its
+   * rendered window first). Returns the function that withdraws it.
+   */
+  provide(name: FocusSearchName, search: () => Promise<boolean>): () => void {
+    this.#searches.set(name, search);
+    return () => {
+      if (this.#searches.get(name) === search) this.#searches.delete(name);
+    };
+  }
+
+  /** Run the search offered for `name`: whether it found and focused something. */
+  async seek(name: FocusSearchName): Promise<boolean> {
+    return (await this.#searches.get(name)?.()) ?? false;
+  }
 
   /** An attachment that registers the element under `name` while it is mounted. */
   register(name: FocusTargetName): Attachment<HTMLElement> {
