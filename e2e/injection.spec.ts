@@ -339,3 +339,39 @@ test("axe-core finds nothing serious in the injection dialog with a field error"
   );
   await expectAccessible(page, "injection dialog with JSON the form cannot show");
 });
+
+test("the inject dialog opens in its first field, not on Clear: an early Enter keeps the draft", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  let dialog = await openInject(page);
+  await dialog.getByLabel("Type", { exact: true }).selectOption("notification");
+  await dialog.getByLabel("Text", { exact: true }).fill("Keep this draft");
+  await dialog.getByRole("button", { name: "Close" }).click();
+
+  dialog = await openInject(page);
+  await expect(dialog.getByRole("button", { name: /^Clear/ })).not.toBeFocused();
+  await expect(dialog.getByLabel("Text", { exact: true })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(dialog.getByLabel("Text", { exact: true })).toHaveValue(/Keep this draft/);
+  await expectAccessible(page, "inject dialog, opened on its first field");
+});
+
+test("Append and run a turn is not offered for a message the policy hides: it would call the model with nothing new", async ({
+  page,
+}) => {
+  const requests = recordStreamRequests(page);
+  await openPlayground(page);
+  const dialog = await openInject(page);
+  await dialog.getByLabel("Type", { exact: true }).selectOption("notification");
+  await dialog.getByLabel("Text", { exact: true }).fill("Deploy finished");
+  await expect(dialog.getByRole("region", { name: "What the model will see" })).toContainText("Hidden");
+  const run = dialog.getByRole("radio", { name: "Append and run a turn" });
+  await expect(run).toBeDisabled();
+  await expect(dialog).toContainText("Append and run a turn: Not offered for this message");
+  await expect(dialog).not.toContainText("the model is called with it");
+  await dialog.getByRole("button", { name: "Inject: append now" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("article", { name: "Assistant reply", exact: true })).toHaveCount(0);
+  expect(requests).toHaveLength(0);
+});

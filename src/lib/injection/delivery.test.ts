@@ -30,4 +30,14 @@ describe("delivery modes", () => {
       "Follow-up is for a run, and the run has ended. Choose how to deliver it now.",
     );
   });
+
+  it("does not offer a turn for a message the model does not receive: it would answer nothing new", () => {
+    const idle = deliveryOptions(false, false, { reachesModel: false });
+    expect(idle.map((option) => option.value)).toEqual(["append", "appendAndRun", "nextTurn"]);
+    expect(idle.find((option) => option.value === "appendAndRun")?.unavailable).toMatch(
+      /the model does not receive it/,
+    );
+    expect(idle.filter((option) => option.unavailable)).toHaveLength(1);
+    expect(deliveryOptions(false).some((option) => option.unavailable)).toBe(false);
+  });
 });

@@ -5,6 +5,8 @@ export interface DeliveryOption {
   value: Delivery;
   label: string;
   explain: string;
+  /** Why this way is not offered for this message (shown instead of `explain`). */
+  unavailable?: string;
 }
 
 const OPTIONS: Record<Delivery, DeliveryOption> = {
@@ -40,8 +42,24 @@ const OPTIONS: Record<Delivery, DeliveryOption> = {
  * (with or without a turn) when idle, through the Agent's queues while a run is active, or held for the
  * next prompt either way. While a model call is held, each says whether it lands in that call.
  */
-export function deliveryOptions(running: boolean, held = false): DeliveryOption[] {
-  if (!running) return [OPTIONS.append, OPTIONS.appendAndRun, OPTIONS.nextTurn];
+export function deliveryOptions(
+  running: boolean,
+  held = false,
+  { reachesModel = true }: { reachesModel?: boolean } = {},
+): DeliveryOption[] {
+  if (!running)
+    return [
+      OPTIONS.append,
+      reachesModel
+        ? OPTIONS.appendAndRun
+        : {
+            ...OPTIONS.appendAndRun,
+            // A turn would call the model with what it already answered: a second reply in a row.
+            unavailable:
+              "Not offered for this message: the model does not receive it (see above), so a turn would call the model with nothing new to answer.",
+          },
+      OPTIONS.nextTurn,
+    ];
   if (!held) return [OPTIONS.steer, OPTIONS.followUp, OPTIONS.nextTurn];
   return [
     { ...OPTIONS.steer, explain: `Queued; it ${LANDING_TEXT.thisCall}.` },
