@@ -33,6 +33,7 @@ import {
 import {
   leafOnCreate,
   metaAfterCall,
+  metaAfterPatch,
   metaAfterWrite,
   StorageError,
   toStorageError,
@@ -212,13 +213,7 @@ export class IdbSessionStore implements SessionStore {
         tx.abort();
         throw new StorageError("other", `Session ${id} is missing or unreadable.`);
       }
-      const leafMoved = patch.leafId !== undefined && patch.leafId !== read.value.leafId;
-      const next: SessionMeta = {
-        ...read.value,
-        ...patch,
-        revision: read.value.revision + (leafMoved ? 1 : 0),
-        updatedAt: Date.now(),
-      };
+      const next = metaAfterPatch(read.value, patch, Date.now());
       await Promise.all([tx.store.put(next), tx.done]);
       return next;
     } catch (error) {

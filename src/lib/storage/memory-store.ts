@@ -16,6 +16,7 @@ import {
 import {
   leafOnCreate,
   metaAfterCall,
+  metaAfterPatch,
   metaAfterWrite,
   StorageError,
   toStorageError,
@@ -146,13 +147,7 @@ export class MemorySessionStore implements SessionStore {
     return this.#transaction("the session settings", () => {
       const meta = this.#sessions.get(id);
       if (!meta) throw new StorageError("other", `Session ${id} is missing or unreadable.`);
-      const leafMoved = patch.leafId !== undefined && patch.leafId !== meta.leafId;
-      const next = copy({
-        ...meta,
-        ...patch,
-        revision: meta.revision + (leafMoved ? 1 : 0),
-        updatedAt: Date.now(),
-      });
+      const next = copy(metaAfterPatch(meta, patch, Date.now()));
       return { result: copy(next), commit: () => this.#sessions.set(id, next) };
     });
   }

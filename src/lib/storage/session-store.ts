@@ -121,6 +121,7 @@ export interface SessionStore {
       leafId?: string | null;
     },
   ): Promise<WriteResult>;
+  /** Applies `metaAfterPatch`. */
   updateMeta(id: string, patch: MetaPatch): Promise<SessionMeta>;
   /** Record a model call (summary and body in one transaction); calls are never changed afterwards. */
   appendCall(id: string, call: NewCall): Promise<{ call: CallRecord; meta: SessionMeta }>;
@@ -181,6 +182,21 @@ export function metaAfterWrite(
 export function leafOnCreate(leafId: string | null, entries: readonly SessionEntry[]): string | null {
   if (leafId !== null && entries.some((entry) => entry.id === leafId)) return leafId;
   return entries.at(-1)?.id ?? null;
+}
+
+/**
+ * A session's metadata after a patch. A moved leaf changes the conversation: a new revision (other tabs
+ * read it), and the session becomes the most recent. Settings and the title do not: changing a policy or
+ * renaming leaves the session where it is in the list.
+ */
+export function metaAfterPatch(meta: SessionMeta, patch: MetaPatch, now: number): SessionMeta {
+  const leafMoved = patch.leafId !== undefined && patch.leafId !== meta.leafId;
+  return {
+    ...meta,
+    ...patch,
+    revision: meta.revision + (leafMoved ? 1 : 0),
+    updatedAt: leafMoved ? now : meta.updatedAt,
+  };
 }
 
 /** A session's metadata after a call was recorded: the next call number and the bytes kept. */

@@ -185,6 +185,22 @@ describe.each(harnesses)("the %s store", (_name, make) => {
     expect(renamed.revision).toBe(moved.revision);
   });
 
+  it("keeps a session's place in the list when only its settings or title change", async () => {
+    const { store } = await setup();
+    const entries = chainEntries([system, createUserMessage("one", 1)], null);
+    await store.createSession(meta("older", 1), chainEntries([system], null));
+    await store.createSession(meta("newer", 2), entries);
+    const order = async () => (await store.listSessions()).sessions.map((session) => session.id);
+    expect(await order()).toEqual(["newer", "older"]);
+    const changed = await store.updateMeta("older", { settings: { model: { provider: "mirror", id: "x" } } });
+    expect(changed.updatedAt).toBe(1);
+    await store.updateMeta("older", { title: "Renamed", titleIsCustom: true });
+    expect(await order()).toEqual(["newer", "older"]);
+    // Moving its leaf is a change to the conversation: it becomes the most recent.
+    const moved = await store.updateMeta("newer", { leafId: entries[0]?.id ?? null });
+    expect(moved.updatedAt).toBeGreaterThan(2);
+  });
+
   it("hands out copies, as IndexedDB does: nobody shares objects with the store", async () => {
     const { store } = await setup();
     const entries = chainEntries([createUserMessage("original", 1)], null);
