@@ -195,3 +195,33 @@ test("copy to a new session from a fact, then return with a branch summary where
   await expect(summary).toContainText("The risky idea failed: it broke the build.");
   await expect(factRow(facts, 6, "branchSummary", "not yet sent (→ user)")).toBeVisible();
 });
+
+test("changing a policy does not reorder the sessions list", async ({ page }) => {
+  await openPlayground(page);
+  await converse(page, "alpha question");
+  await newSession(page);
+  await converse(page, "bravo question");
+  const titles = sessionList(page).getByRole("button", { name: /^\w+ question/ });
+  await expect(titles).toHaveText([/^bravo question/, /^alpha question/]);
+
+  await openSession(page, "alpha question");
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  await page.getByRole("combobox", { name: "Notifications" }).selectOption("userText");
+  await expect(page.getByRole("combobox", { name: "Notifications" })).toHaveValue("userText");
+  await page.reload();
+  await expect(titles).toHaveText([/^bravo question/, /^alpha question/]);
+  // A new message does move it up: the list is by last activity in the conversation.
+  await openSession(page, "alpha question");
+  await converse(page, "alpha again");
+  await expect(titles).toHaveText([/^alpha question/, /^bravo question/]);
+});
+
+test("relative times in the sessions list refresh: just now becomes minutes ago", async ({ page }) => {
+  await page.clock.install();
+  await openPlayground(page);
+  await converse(page, "a question");
+  const item = sessionList(page).getByRole("button", { name: /^a question/ });
+  await expect(item).toContainText("just now");
+  await page.clock.fastForward("03:00");
+  await expect(item).toContainText("3 min ago");
+});
