@@ -151,3 +151,17 @@ test("regenerate answers again on a branch of its own; edit and ask again sends 
   // Three branches: the first reply to "go by car", the regenerated one, and "go by bike".
   await expect(page.getByRole("region", { name: "Session tree" })).toContainText("3 branches");
 });
+
+test("the fork banner shows a reply's text as read, not its raw Markdown backticks", async ({ page }) => {
+  await openPlayground(page);
+  await sendMessage(page, "compute 6 * 7");
+  await expect(page.getByLabel("Result of calculate")).toHaveText("6 * 7 = 42", { timeout: 15_000 });
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 15_000 });
+  await page
+    .getByRole("group", { name: "Actions for message 3" })
+    .getByRole("button", { name: "Fork from here" })
+    .click();
+  const banner = page.getByRole("complementary", { name: "New branch" });
+  await expect(banner).toContainText("Calling calculate.");
+  await expect(banner).not.toContainText("`");
+});

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chainEntries, type SessionEntry } from "../messages/entries.ts";
 import { createUserMessage } from "../messages/factories.ts";
 import { piTrees } from "./pi-sessions.test-support.ts";
-import { branchTitle, buildTree, entryTitle, leafOf, outline } from "./session-tree.ts";
+import { branchTitle, buildTree, entryTitle, leafOf, outline, withoutMarkdown } from "./session-tree.ts";
 
 const trees = piTrees();
 const named = (name: string) => {
@@ -105,5 +105,18 @@ describe("the session tree", () => {
     ]);
     expect(entryTitle(tree, first)).toBe("Trip");
     expect(entryTitle(tree, first, { withLabel: false })).toBe("plan the trip");
+  });
+});
+
+describe("titles of replies", () => {
+  it("are the text a reader sees, without Markdown's marks", () => {
+    expect(withoutMarkdown("Calling `save_note` with **care**, see [the docs](https://x.test).")).toBe(
+      "Calling save_note with care, see the docs.",
+    );
+    expect(withoutMarkdown("## Plan\n> quoted\n- one\n1. two\n```ts\nconst a_b = 1;\n```")).toBe(
+      "Plan\nquoted\none\ntwo\n\nconst a_b = 1;\n",
+    );
+    // Underscores inside names and a lone asterisk are text, not emphasis.
+    expect(withoutMarkdown("save_note and 2 * 3 = 6")).toBe("save_note and 2 * 3 = 6");
   });
 });

@@ -46,6 +46,20 @@ function firstLine(text: string): string {
 }
 
 /**
+ * Markdown's inline marks taken out of a text, for a one-line title: code spans and emphasis keep their
+ * text, links their label, and the marks at the start of a line (headings, quotes, lists, fences) go.
+ */
+export function withoutMarkdown(text: string): string {
+  return text
+    .replace(/^\s*(?:`{3,}|~{3,}).*$/gm, "")
+    .replace(/^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/gm, "")
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/(`+)(.+?)\1/g, "$2")
+    .replace(/(\*\*|__)(.+?)\1/g, "$2")
+    .replace(/(^|[^\w*])\*(?!\s)(.+?)\*(?!\w)/g, "$1$2");
+}
+
+/**
  * The text a person would recognise an entry by: a label, what was asked or answered, or its kind.
  * `withLabel: false` gives what the entry says even when it carries a label (to show both).
  */
@@ -67,7 +81,8 @@ function factTitle(fact: AgentMessage): string {
     case "custom":
       return textOf(fact.content);
     case "assistant": {
-      const text = textOf(fact.content);
+      // A reply is Markdown, shown rendered: its title is the text a reader sees, without the marks.
+      const text = firstLine(withoutMarkdown(contentText(fact.content, " ").slice(0, TITLE_LENGTH * 8)));
       if (text) return text;
       const calls = fact.content.flatMap((block) => (block.type === "toolCall" ? [block.name] : []));
       if (calls.length > 0) return `calls ${calls.join(", ")}`;
