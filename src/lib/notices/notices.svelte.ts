@@ -20,6 +20,11 @@ export interface Notice {
   actions?: readonly NoticeAction[];
   /** A notice that cannot be dismissed while its cause lasts (unsaved messages, say). */
   persistent?: boolean;
+  /**
+   * A report on something the person just did (an export, an import): it goes away with their next action
+   * (see `clearTransient`), rather than outliving it.
+   */
+  transient?: boolean;
 }
 
 /**
@@ -66,6 +71,12 @@ export class Notices {
     if (keep.length !== this.#items.length) this.#items = keep;
   }
 
+  /** The person did something else: the reports on what they did before have served. */
+  clearTransient(): void {
+    if (this.#items.some((item) => item.transient))
+      this.#items = this.#items.filter((item) => !item.transient);
+  }
+
   find(key: string): Notice | undefined {
     return this.#items.find((item) => item.key === key);
   }
@@ -77,6 +88,7 @@ function sameNotice(a: Notice, b: Notice): boolean {
     a.text === b.text &&
     a.source === b.source &&
     a.persistent === b.persistent &&
+    a.transient === b.transient &&
     (a.actions ?? []).map((action) => action.label).join() ===
       (b.actions ?? []).map((action) => action.label).join()
   );
