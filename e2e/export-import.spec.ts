@@ -98,11 +98,59 @@ test("a file with a broken line names the line; nothing existing changes; the re
   expect(await readStoredFacts(page)).toEqual(before);
 });
 
-test("a file that is not a session is refused with a reason", async ({ page }) => {
+test("an unreadable file's error is a notice with a Dismiss button, not a red paragraph stuck in the sidebar", async ({
+  page,
+}) => {
   await openPlayground(page);
   await importFile(page, "notes.json", JSON.stringify({ format: "something-else", messages: [] }));
-  await expect(page.getByRole("region", { name: "Sessions" }).getByRole("alert")).toHaveText(
-    'notes.json is a "something-else" file, not a playground session.',
-  );
+  const alert = page.getByRole("alert").filter({ hasText: "notes.json" });
+  await expect(alert).toContainText('notes.json is a "something-else" file, not a playground session.');
+  await expect(page.getByRole("region", { name: "Sessions" }).getByRole("alert")).toHaveCount(0);
   await expect(sessionList(page).getByRole("listitem")).toHaveCount(1);
+  await alert.getByRole("button", { name: "Dismiss" }).click();
+  await expect(alert).toHaveCount(0);
+});
+
+test("re-importing a file marks the new session imported and says one of that name was already there", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await sendMessage(page, "travelling work");
+  await expect(lastReply(page)).toContainText("travelling work", { timeout: 15_000 });
+  const file = await exportCurrent(page, /travelling work/, "JSONL");
+  await importFile(page, "travelling.jsonl", file.text);
+  const items = sessionList(page).getByRole("listitem").filter({ hasText: "travelling work" });
+  await expect(items).toHaveCount(2);
+  await expect(page.getByRole("status").filter({ hasText: "Imported “travelling work”" })).toContainText(
+    "a session of that name was already here and is unchanged",
+  );
+  await expect(items.filter({ hasText: "imported" })).toHaveCount(1);
+  await expect(items.first()).toContainText("imported");
+
+  await importFile(page, "travelling.jsonl", file.text);
+  await expect(items).toHaveCount(3);
+  await expect(page.getByRole("status").filter({ hasText: "Imported “travelling work”" })).toContainText(
+    "2 sessions of that name were already here and are unchanged",
+  );
+  await expect(items.filter({ hasText: "imported" })).toHaveCount(2);
+});
+
+test("the Exported … for pi notice goes away with the next action instead of outliving it", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await sendMessage(page, "export me");
+  await expect(lastReply(page)).toContainText("export me", { timeout: 15_000 });
+  const item = sessionList(page)
+    .getByRole("listitem")
+    .filter({ hasText: /export me/ });
+  await item.getByRole("button", { name: /^Actions for/ }).click();
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("menuitem", { name: "Export for pi coding agent" }).click();
+  await downloading;
+  const notice = page.getByRole("status").filter({ hasText: "Exported “export me” for pi" });
+  await expect(notice).toContainText("recorded model call stays here");
+
+  await sendMessage(page, "and on we go");
+  await expect(notice).toHaveCount(0);
 });

@@ -6,6 +6,7 @@ import {
   SCHEMA_VERSION,
   type EntryRecord,
   type ForkOrigin,
+  type ImportOrigin,
   type SessionMeta,
 } from "../storage/records.ts";
 import { NEW_SESSION_TITLE, type SessionStore } from "../storage/session-store.ts";
@@ -30,6 +31,8 @@ export interface SessionInit {
   forkedFrom?: ForkOrigin;
   /** The header of the pi session file it was imported from. */
   piHeader?: Record<string, unknown>;
+  /** The file it was imported from. */
+  importedFrom?: ImportOrigin;
 }
 
 /** The leading system message of a new session: the prompt and the declarations of the playground's tools. */
@@ -60,6 +63,7 @@ export function newSession(
     settings: init.settings ?? defaultSettings(),
     ...(init.forkedFrom ? { forkedFrom: init.forkedFrom } : {}),
     ...(init.piHeader ? { piHeader: init.piHeader } : {}),
+    ...(init.importedFrom ? { importedFrom: init.importedFrom } : {}),
   };
   return { meta, entries };
 }

@@ -219,12 +219,14 @@ export class Workspace {
     const snapshot = await snapshotOf(this.#deps.store, id, current);
     if (!snapshot) return undefined;
     const { text, notes } = exportSession(snapshot, kind);
+    this.notices.clearTransient();
     if (notes.length > 0)
       this.notices.post({
         key: `export:${id}`,
         severity: "info",
         source: "sessions",
         text: `Exported “${snapshot.title}” for pi: ${notes.join("; ")}.`,
+        transient: true,
       });
     return { fileName: exportFileName(snapshot.title, kind), text };
   }
@@ -233,7 +235,7 @@ export class Workspace {
    * Import a parsed file as a new session, its tree and recorded calls included; an existing session is
    * never overwritten. What was kept without being understood, or not applied, is said in a notice.
    */
-  async importSession(parsed: ParsedImport): Promise<ChatSession | undefined> {
+  async importSession(parsed: ParsedImport, fileName: string): Promise<ChatSession | undefined> {
     const [{ planImport, importCalls, importNotice }, { createSystemFact }] = await Promise.all([
       import("./import-session.ts"),
       import("../agent/new-session.ts"),
@@ -242,9 +244,15 @@ export class Workspace {
       hasModel: (ref) => this.catalog.find(ref) !== undefined,
       systemFact: () => createSystemFact(),
     });
-    const session = await this.newSession(plan.init);
+    // Sessions already called so: the new one stands beside them, and the notice says so.
+    const namesakes = this.list.sessions.filter((meta) => meta.title === plan.init.title).length;
+    const session = await this.newSession({ ...plan.init, importedFrom: { fileName, at: Date.now() } });
     if (!session) return undefined;
     const notes = [...plan.notes];
+    if (namesakes > 0)
+      notes.unshift(
+        `${namesakes === 1 ? "a session" : `${namesakes} sessions`} of that name ${namesakes === 1 ? "was" : "were"} already here and ${namesakes === 1 ? "is" : "are"} unchanged; this one is new, marked “imported”`,
+      );
     if (parsed.calls.length > 0) {
       try {
         const meta = await importCalls(this.#deps.store, session.id, parsed.calls);
@@ -262,6 +270,7 @@ export class Workspace {
         severity: "info",
         source: "import",
         text: importNotice(session.meta.title, notes),
+        transient: true,
       });
     return session;
   }
@@ -339,6 +348,7 @@ export class Workspace {
 
   #switchTo(session: ChatSession, { discardPrevious = false } = {}): void {
     this.notices.dismiss("switch");
+    this.notices.clearTransient();
     const previous = this.#current;
     this.#current = session;
     this.list.upsert(session.meta);

@@ -45,6 +45,13 @@ export interface SessionMeta {
   callBytes?: number;
   /** Set on a session imported from a pi session file: the file's header, written back by an export to pi. */
   piHeader?: Record<string, unknown>;
+  /** Set on a session made by importing a file: which file, and when. */
+  importedFrom?: ImportOrigin;
+}
+
+export interface ImportOrigin {
+  fileName: string;
+  at: number;
 }
 
 export interface ForkOrigin {
@@ -238,6 +245,9 @@ export function readSessionMeta(raw: unknown): ReadResult<SessionMeta> {
       ...(typeof raw.nextCallSeq === "number" ? { nextCallSeq: finiteOr(raw.nextCallSeq, 0) } : {}),
       ...(typeof raw.callBytes === "number" ? { callBytes: finiteOr(raw.callBytes, 0) } : {}),
       ...(isObject(raw.piHeader) ? { piHeader: raw.piHeader } : {}),
+      ...(isObject(raw.importedFrom) && typeof raw.importedFrom.fileName === "string"
+        ? { importedFrom: { fileName: raw.importedFrom.fileName, at: finiteOr(raw.importedFrom.at, 0) } }
+        : {}),
     },
   };
 }
