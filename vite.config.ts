@@ -3,6 +3,7 @@ import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { defineConfig } from "vite";
 import { listenAddress } from "./src/server/proxy-config.ts";
 import { playgroundApi, serverOptions } from "./src/server/vite-plugin.ts";
+import { jsonSchemaMetaValidator } from "./scripts/json-schema-validator.mjs";
 
 const { host, port } = listenAddress(process.env);
 const shared = serverOptions(host, process.env);
@@ -10,7 +11,7 @@ const shared = serverOptions(host, process.env);
 export default defineConfig({
   // Relative asset URLs: the built app runs from any static host under any path (GitHub Pages, a docs site).
   base: "./",
-  plugins: [svelte(), playgroundApi({ host })],
+  plugins: [svelte(), playgroundApi({ host }), jsonSchemaMetaValidator()],
   server: { ...shared, port: port ?? 5173 },
   preview: { ...shared, port: port ?? 4173, strictPort: true },
   test: {

@@ -129,7 +129,10 @@ test("everything a session owns persists with it: model, thinking level, prompt,
   await page.getByRole("button", { name: "Inspector", exact: true }).click();
   await page.getByRole("combobox", { name: "Progress" }).selectOption("userText");
   await page.getByRole("button", { name: "Tools" }).click();
-  await page.getByRole("menuitemcheckbox", { name: /calculate requires approval/ }).click();
+  await page
+    .getByRole("dialog", { name: "Tools" })
+    .getByRole("checkbox", { name: "calculate requires approval" })
+    .check();
   await page.keyboard.press("Escape");
   await page.getByRole("button", { name: "Inject", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Inject message" });
@@ -150,10 +153,11 @@ test("everything a session owns persists with it: model, thinking level, prompt,
   await page.getByText("System prompt", { exact: true }).click();
   await expect(page.getByText("Be a mirror.", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Tools" }).click();
-  await expect(page.getByRole("menuitemcheckbox", { name: /calculate requires approval/ })).toHaveAttribute(
-    "aria-checked",
-    "true",
-  );
+  await expect(
+    page
+      .getByRole("dialog", { name: "Tools" })
+      .getByRole("checkbox", { name: "calculate requires approval" }),
+  ).toBeChecked();
   await page.keyboard.press("Escape");
   await expect(page.getByRole("region", { name: "Queued messages" })).toContainText("held for later");
 });

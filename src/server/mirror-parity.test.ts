@@ -143,6 +143,15 @@ const stopped = {
   timestamp: 2,
 };
 
+/** A tool a person defined in the page, which Mirror calls when asked by name. */
+const withUserTool = {
+  ...system,
+  toolsAdded: [
+    ...system.toolsAdded,
+    { name: "lookup_order", description: "Looks up an order.", parameters: { type: "object" } },
+  ],
+};
+
 const CASES: [string, string, unknown[], Record<string, unknown>][] = [
   ["a plain question", "mirror-instant", [system, user("hello there")], {}],
   ["a retry after a stopped reply", "mirror-instant", [system, user("hello there"), stopped], {}],
@@ -151,6 +160,12 @@ const CASES: [string, string, unknown[], Record<string, unknown>][] = [
   ["show context", "mirror-instant", [system, user("show context")], {}],
   ["thinking", "mirror-thinking", [system, user("save a note: milk")], { reasoning: "low" }],
   ["a chosen speed", "mirror", [system, user("fast")], { metadata: { mirrorTokensPerSecond: 300 } }],
+  [
+    "a tool asked for by name",
+    "mirror-instant",
+    [withUserTool, user('call lookup_order with {"id": 7}')],
+    {},
+  ],
 ];
 
 describe("the offline models with and without a server", () => {

@@ -1,11 +1,13 @@
 import { Agent, type AgentOptions } from "@earendil-works/pi-agent-core";
 import { createProxyStreamFn, type ProxyStreamOptions } from "./proxy-stream.ts";
-import { DEMO_TOOLS } from "./tools/demo-tools.ts";
 
 // Built only for a preview of the next call, which waits for this chunk as a run does.
 export { previewRequestFor } from "./stream-route.ts";
 export { declareToolChanges } from "./next-call.ts";
 export { samplingOptions } from "../../shared/sampling-params.ts";
+export { agentToolsFor } from "./tools/session-tools.ts";
+export { sessionTools } from "./tools/tool-definitions.ts";
+export { ToolAnswers } from "./tool-answers.svelte.ts";
 
 /**
  * pi's `Agent` and the stream function that speaks the proxy protocol: the part of the session runtime
@@ -23,7 +25,7 @@ export function createSessionAgent(options: SessionAgentOptions): Agent {
   const { router, onRequest, onAnswered, mirrorSpeed, sampling, initialState, ...hooks } = options;
   return new Agent({
     ...hooks,
-    initialState: { ...initialState, tools: [...DEMO_TOOLS] },
+    initialState,
     streamFn: createProxyStreamFn({
       router,
       onRequest,

@@ -28,6 +28,8 @@ import type { SessionRuntime } from "./session-runtime.ts";
 import { SessionSettingsState } from "./session-settings.svelte.ts";
 import type { QueueMode, QueueModes, SessionSettings } from "./session-settings.ts";
 import { Transcript } from "./transcript.svelte.ts";
+import type { ToolAnswers } from "./tool-answers.svelte.ts";
+import type { ToolDefinition } from "./tools/tool-definitions.ts";
 
 /**
  * One open session, as the UI sees it. It composes the parts that each do one job — the transcript (the
@@ -262,6 +264,10 @@ export class ChatSession {
   factIndexOf(entryId: string): number {
     return this.#transcript.indexOfEntry(entryId);
   }
+  /** Tool calls waiting for a person to type their result ("ask me" tools). */
+  get toolAnswers(): ToolAnswers | undefined {
+    return this.#agent.answers;
+  }
   isWaitingFor(toolCallId: string | undefined): boolean {
     return this.#agent.isWaitingFor(toolCallId);
   }
@@ -314,6 +320,10 @@ export class ChatSession {
   }
   setToolApproval(toolName: string, required: boolean): Promise<void> {
     return this.#settings.setToolApproval(toolName, required);
+  }
+  /** The session's tools from the next run on. */
+  setTools(tools: readonly ToolDefinition[]): Promise<void> {
+    return this.#settings.setTools(tools);
   }
   setModel(info: ModelInfo): Promise<void> {
     return this.#settings.setModel(info);

@@ -11,7 +11,7 @@ import {
 } from "../storage/records.ts";
 import { NEW_SESSION_TITLE, type SessionStore } from "../storage/session-store.ts";
 import { defaultSettings, type SessionSettings } from "./session-settings.ts";
-import { DEMO_TOOL_DECLARATIONS } from "./tools/demo-tool-declarations.ts";
+import { enabledDeclarations, sessionTools } from "./tools/tool-definitions.ts";
 
 const DEFAULT_SYSTEM_PROMPT =
   "You are a helpful assistant inside pi playground. Answer briefly. Use the tools when they help: current_time for the date and time, calculate for arithmetic, save_note to keep a note for the user.";
@@ -35,9 +35,15 @@ export interface SessionInit {
   importedFrom?: ImportOrigin;
 }
 
-/** The leading system message of a new session: the prompt and the declarations of the playground's tools. */
-export function createSystemFact(prompt = DEFAULT_SYSTEM_PROMPT): AgentMessage {
-  return createInitialSystemMessage(prompt, DEMO_TOOL_DECLARATIONS.map(toToolDeclaration)) as AgentMessage;
+/**
+ * The leading system message of a new session: the prompt and the declarations of its tools (those
+ * switched on among the stored definitions; the demo tools when none are stored).
+ */
+export function createSystemFact(prompt = DEFAULT_SYSTEM_PROMPT, tools?: readonly unknown[]): AgentMessage {
+  return createInitialSystemMessage(
+    prompt,
+    enabledDeclarations(sessionTools(tools)).map(toToolDeclaration),
+  ) as AgentMessage;
 }
 
 /**
@@ -48,7 +54,9 @@ export function newSession(
   init: SessionInit,
   { id = crypto.randomUUID(), now = Date.now() }: { id?: string; now?: number } = {},
 ): { meta: SessionMeta; entries: SessionEntry[] } {
-  const entries = init.entries ?? chainEntries(init.facts ?? [createSystemFact(init.systemPrompt)], null);
+  const entries =
+    init.entries ??
+    chainEntries(init.facts ?? [createSystemFact(init.systemPrompt, init.settings?.tools)], null);
   const meta: SessionMeta = {
     schema: SCHEMA_VERSION,
     id,

@@ -9,7 +9,9 @@ import { useFakeProxy, world } from "./chat-session.test-support.ts";
 import type { SessionInit } from "./new-session.ts";
 import { declareToolChanges } from "./next-call.ts";
 import { previewBody, type PreviewRequest } from "./stream-route.ts";
-import { DEMO_TOOLS } from "./tools/demo-tools.ts";
+import { defaultToolDefinitions, enabledDeclarations } from "./tools/tool-definitions.ts";
+
+const DEMO_TOOLS = enabledDeclarations(defaultToolDefinitions());
 
 const proxy = useFakeProxy();
 

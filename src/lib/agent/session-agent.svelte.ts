@@ -12,6 +12,7 @@ import { MessageQueues } from "./message-queues.svelte.ts";
 import type { CallRecorder } from "./recording/call-recorder.ts";
 import type { SessionSettingsState } from "./session-settings.svelte.ts";
 import type { PreviewRequest, RecordedRequest, StreamRouter } from "./stream-route.ts";
+import type { ToolAnswers } from "./tool-answers.svelte.ts";
 import { ToolApprovals, type Decision } from "./tool-approvals.svelte.ts";
 import type { Transcript } from "./transcript.svelte.ts";
 
@@ -56,9 +57,16 @@ export class SessionAgent {
   readonly queues: MessageQueues;
   /** Where a call waits for the person when the page pauses before each model call. */
   readonly gate = new CallGate();
+  /**
+   * Tool calls whose result a person types ("ask me" tools): the run waits on each. Made with the Agent's
+   * chunk, which runs the tools; until then no call can wait.
+   */
+  #answers = $state.raw<ToolAnswers | undefined>(undefined);
   readonly #host: AgentHost;
   /** pi's Agent, once its chunk has loaded (see agent-runtime.ts); every run waits for it. */
   #agent: Agent | undefined;
+  /** The Agent's chunk once loaded: it builds the session's tools for each run. */
+  #runtime: typeof import("./agent-runtime.ts") | undefined;
   readonly #ready: Promise<Agent>;
   readonly #approvals: ToolApprovals;
   #listener: (event: AgentEvent) => void = () => undefined;
@@ -76,8 +84,14 @@ export class SessionAgent {
     });
     this.queues = new MessageQueues(() => this.#agent);
     this.#ready = import("./agent-runtime.ts").then((runtime) => {
+      this.#runtime = runtime;
+      this.#answers = new runtime.ToolAnswers();
       const agent = runtime.createSessionAgent({
-        initialState: { model: this.model(), thinkingLevel: settings.current.thinkingLevel },
+        initialState: {
+          model: this.model(),
+          thinkingLevel: settings.current.thinkingLevel,
+          tools: this.#tools(runtime),
+        },
         convertToLlm: (messages) => convertToLlm(messages, settings.current.context.policies),
         // No transformContext: the transcript's context is already the session projection (compaction
         // and context edits applied, as pi's session manager applies them).
@@ -120,6 +134,10 @@ export class SessionAgent {
     return this.#ready;
   }
 
+  get answers(): ToolAnswers | undefined {
+    return this.#answers;
+  }
+
   get lastRequest(): LastRequest | undefined {
     return this.#lastRequest;
   }
@@ -152,6 +170,7 @@ export class SessionAgent {
   /** Before a run: the Agent takes the transcript and the session's model, thinking level and queue modes. */
   prepareRun(agent: Agent): void {
     this.#host.transcript.syncAgent();
+    if (this.#runtime) agent.state.tools = this.#tools(this.#runtime);
     agent.state.model = this.model();
     agent.state.thinkingLevel = this.#host.settings.current.thinkingLevel;
     this.applyQueueModes();
@@ -164,6 +183,16 @@ export class SessionAgent {
     const modes = this.#host.settings.current.queueModes;
     agent.steeringMode = modes.steering;
     agent.followUpMode = modes.followUp;
+  }
+
+  /** The Agent's tools for the session's definitions as they are now (those switched on). */
+  #tools(runtime: typeof import("./agent-runtime.ts")) {
+    const definitions = runtime.sessionTools(this.#host.settings.current.tools);
+    return runtime.agentToolsFor(definitions, {
+      ask: (call, signal) =>
+        this.#answers?.ask(call, signal) ??
+        Promise.resolve({ text: "Nobody can answer here.", isError: true }),
+    });
   }
 
   /** Abort the run in progress, if any. */
@@ -194,7 +223,8 @@ export class SessionAgent {
     const { transcript, settings } = this.#host;
     const text = prompt?.trim();
     const pending = text ? [createUserMessage(text), ...settings.nextTurn] : [];
-    const added = runtime.declareToolChanges(transcript.context(), pending, agent.state.tools);
+    // The tools the next run will have: the session's definitions as they are now.
+    const added = runtime.declareToolChanges(transcript.context(), pending, this.#tools(runtime));
     const messages = convertToLlm(transcript.contextWith(added), settings.current.context.policies);
     const thinking = settings.current.thinkingLevel;
     const model = this.model();

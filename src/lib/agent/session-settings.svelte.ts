@@ -7,6 +7,7 @@ import { thinkingLevelFor } from "../models/model-ref.ts";
 import type { SessionMeta } from "../storage/records.ts";
 import type { SessionStore } from "../storage/session-store.ts";
 import type { Sampling } from "../../shared/sampling.ts";
+import type { ToolDefinition } from "./tools/tool-definitions.ts";
 import { readSettings, type QueueMode, type QueueModes, type SessionSettings } from "./session-settings.ts";
 
 export interface SettingsHost {
@@ -80,6 +81,11 @@ export class SessionSettingsState {
   /** The sampling of the calls from now on (each field unset leaves the provider's default). */
   setSampling(sampling: Sampling): Promise<void> {
     return this.#save({ ...this.#settings, sampling });
+  }
+
+  /** The session's tools from the next run on (pi declares what changed before the next call). */
+  setTools(tools: readonly ToolDefinition[]): Promise<void> {
+    return this.#save({ ...this.#settings, tools: tools.map((tool) => structuredClone(tool)) });
   }
 
   holdForNextTurn(message: AgentMessage): Promise<void> {

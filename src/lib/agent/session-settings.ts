@@ -21,6 +21,11 @@ export interface SessionSettings {
   queueModes: QueueModes;
   /** Temperature, max tokens and the parameters the model's API takes; unset ones are the provider's. */
   sampling: Sampling;
+  /**
+   * The session's tool definitions as stored (tools/tool-definitions.ts reads them where they are used);
+   * absent: the demo tools.
+   */
+  tools?: readonly unknown[];
 }
 
 export type QueueMode = "all" | "one-at-a-time";
@@ -100,5 +105,6 @@ export function readSettings(raw: unknown): SessionSettings {
       followUp: readQueueMode(queues.followUp, DEFAULT_QUEUE_MODES.followUp),
     },
     sampling: storedSampling(value.sampling),
+    ...(Array.isArray(value.tools) ? { tools: value.tools as unknown[] } : {}),
   };
 }

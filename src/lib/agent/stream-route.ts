@@ -28,7 +28,6 @@ export const SENT_OPTIONS = [
   "temperature",
   "samplingParams",
   "maxTokens",
-  "samplingParams",
   "reasoning",
   "cacheRetention",
   "sessionId",

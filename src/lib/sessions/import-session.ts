@@ -1,6 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { SessionInit } from "../agent/new-session.ts";
 import type { SessionSettings } from "../agent/session-settings.ts";
+import { sessionToolsRead } from "../agent/tools/tool-definitions.ts";
 import { messageEntry, newEntryId, pathTo } from "../messages/entries.ts";
 import type { ModelRef } from "../models/model-ref.ts";
 import { projectSession } from "../model-view/session-projection.ts";
@@ -25,6 +26,10 @@ export function planImport(
   { hasModel, systemFact }: { hasModel: (ref: ModelRef) => boolean; systemFact: () => AgentMessage },
 ): ImportPlan {
   const notes = [...parsed.notes];
+  // The file's tools are read for their shape; what had to be left out is said.
+  const tools = sessionToolsRead(parsed.settings.tools);
+  if (tools.problems.length > 0) notes.push(`some of its tools were left out (${tools.problems.join("; ")})`);
+  let settings = tools.problems.length > 0 ? { ...parsed.settings, tools: tools.tools } : parsed.settings;
   let entries = parsed.entries;
   let leafId = parsed.leafId;
   if (parsed.addSystemFact) {
@@ -39,7 +44,6 @@ export function planImport(
     ];
     leafId ??= system.id;
   }
-  let settings = parsed.settings;
   if (parsed.source === "pi-session") {
     const path = projectSession(pathTo(entries, leafId));
     const applied = settingsFromPath(settings, path.model, path.thinkingLevel, hasModel);

@@ -242,7 +242,7 @@ export class Workspace {
     ]);
     const plan = planImport(parsed, {
       hasModel: (ref) => this.catalog.find(ref) !== undefined,
-      systemFact: () => createSystemFact(),
+      systemFact: () => createSystemFact(undefined, parsed.settings.tools),
     });
     // Sessions already called so: the new one stands beside them, and the notice says so.
     const namesakes = this.list.sessions.filter((meta) => meta.title === plan.init.title).length;

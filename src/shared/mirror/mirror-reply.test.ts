@@ -114,4 +114,60 @@ describe("mirrorReply", () => {
     const turn = mirrorReply([system, user("hi")], { thinking: true });
     expect(turn.content[0]?.type).toBe("thinking");
   });
+
+  describe("calls any tool it is given when asked by name", () => {
+    const lookup = { name: "lookup_order", description: "order", parameters: {} };
+    const withLookup: Message = { ...system, toolsAdded: [...tools, lookup] };
+
+    it('with the JSON object after "with" as its arguments', () => {
+      const turn = mirrorReply(
+        [withLookup, user('call lookup_order with {"id": 7, "note": "a } in a string"}')],
+        {
+          thinking: false,
+        },
+      );
+      expect(turn.stopReason).toBe("toolUse");
+      expect(turn.content.filter((block) => block.type === "toolCall")).toEqual([
+        {
+          type: "toolCall",
+          id: "mirror_2_0",
+          name: "lookup_order",
+          arguments: { id: 7, note: "a } in a string" },
+        },
+      ]);
+    });
+
+    it("several in one message, without arguments when none are given", () => {
+      const turn = mirrorReply([withLookup, user("call `lookup_order`, then call current_time")], {
+        thinking: false,
+      });
+      expect(
+        turn.content.flatMap((block) => (block.type === "toolCall" ? [[block.name, block.arguments]] : [])),
+      ).toEqual([
+        ["lookup_order", {}],
+        ["current_time", {}],
+      ]);
+    });
+
+    it("says so when the arguments are not a JSON object, and calls nothing", () => {
+      const turn = mirrorReply([withLookup, user("call lookup_order with {id: 7}")], { thinking: false });
+      expect(turn.stopReason).toBe("stop");
+      expect(textOf(turn)).toContain(
+        'I could not call `lookup_order`: the arguments after "with" are not a JSON object.',
+      );
+    });
+
+    it("never calls a tool the request does not declare", () => {
+      const turn = mirrorReply([system, user('call lookup_order with {"id": 7}')], { thinking: false });
+      expect(turn.stopReason).toBe("stop");
+      const removed: Message = {
+        role: "system",
+        content: "",
+        toolsRemoved: [{ name: "lookup_order" }],
+        timestamp: 2,
+      };
+      const after = mirrorReply([withLookup, removed, user("call lookup_order")], { thinking: false });
+      expect(after.stopReason).toBe("stop");
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import type { Message, TextContent, ThinkingContent, ToolCall } from "@earendil-works/pi-ai";
+import type { JsonObject, Message, TextContent, ThinkingContent, ToolCall } from "@earendil-works/pi-ai";
 import { countOf } from "../count-of.ts";
 import { DEMO_TOOL_NAMES } from "../demo-tool-names.ts";
 
@@ -52,7 +52,14 @@ export function mirrorReply(messages: readonly Message[], options: MirrorOptions
   }
 
   const declared = new Set(declaredToolNames(messages));
-  const calls = plannedToolCalls(question, declared).map((call, index) => ({
+  const asked = askedToolCalls(question, declared);
+  if ("problem" in asked) {
+    if (options.thinking) blocks.push(thinking(`${received} ${asked.problem}`));
+    blocks.push(text(`${received}\n\n${asked.problem}`));
+    return { content: blocks, stopReason: "stop" };
+  }
+  const planned = asked.calls.length > 0 ? asked.calls : plannedToolCalls(question, declared);
+  const calls = planned.map((call, index) => ({
     type: "toolCall" as const,
     id: `mirror_${messages.length}_${index}`,
     name: call.name,
@@ -139,7 +146,59 @@ function declaredToolNames(messages: readonly Message[]): string[] {
 
 interface PlannedCall {
   name: string;
-  arguments: { [key: string]: string };
+  arguments: JsonObject;
+}
+
+const CALL_REQUEST = /\bcall\s+`?([A-Za-z_][A-Za-z0-9_-]{0,63})`?/gi;
+
+/**
+ * Calls asked for by name, for any tool the request declares: "call lookup_order with {"id": 7}" (the JSON
+ * object after "with"; none: no arguments), several in one message. A declared tool named with arguments
+ * that are not a JSON object is said rather than called with something else.
+ */
+function askedToolCalls(
+  question: string,
+  declared: ReadonlySet<string>,
+): { calls: PlannedCall[] } | { problem: string } {
+  const calls: PlannedCall[] = [];
+  for (const match of question.matchAll(CALL_REQUEST)) {
+    const name = match[1] as string;
+    if (!declared.has(name)) continue;
+    const after = question.slice((match.index ?? 0) + match[0].length);
+    const withArgs = /^\s+with\s+/i.exec(after);
+    if (!withArgs) {
+      calls.push({ name, arguments: {} });
+      continue;
+    }
+    const json = leadingJsonObject(after.slice(withArgs[0].length));
+    let args: unknown;
+    try {
+      args = json === undefined ? undefined : JSON.parse(json);
+    } catch {
+      args = undefined;
+    }
+    if (typeof args !== "object" || args === null || Array.isArray(args))
+      return { problem: `I could not call \`${name}\`: the arguments after "with" are not a JSON object.` };
+    calls.push({ name, arguments: args as JsonObject });
+  }
+  return { calls };
+}
+
+/** The JSON object text at the start of `text` (braces balanced, strings respected); undefined when none. */
+function leadingJsonObject(text: string): string | undefined {
+  if (!text.startsWith("{")) return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (inString) {
+      if (char === "\\") index++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === "{") depth++;
+    else if (char === "}" && --depth === 0) return text.slice(0, index + 1);
+  }
+  return undefined;
 }
 
 const ARITHMETIC_CHARS = /[\d\s.+\-*/^%()]/;

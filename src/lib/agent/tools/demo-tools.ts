@@ -1,26 +1,20 @@
 import type { AgentTool } from "@earendil-works/pi-agent-core";
 import { evaluateArithmetic, formatNumber } from "./arithmetic.ts";
 import { addNote } from "./notes-store.ts";
-import { CALCULATE, CURRENT_TIME, SAVE_NOTE } from "./demo-tool-declarations.ts";
+import type { BuiltinTool } from "./tool-definitions.ts";
 
 /**
- * The tools the playground's agent can call, executed in the browser. Two read (the time, arithmetic),
- * one changes something (it writes a note) and therefore waits for approval by default.
+ * What the demo tools run in the browser: the time, arithmetic, and a note saved in the browser. A tool
+ * definition whose result source is "builtin" runs one of these; the demo tools are such definitions.
  */
-
-const currentTime: AgentTool = {
-  ...CURRENT_TIME,
-  async execute() {
+export const BUILTIN_EXECUTORS: Record<BuiltinTool, AgentTool["execute"]> = {
+  async current_time() {
     const now = new Date();
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const text = `${now.toISOString()} (local: ${now.toLocaleString("en-GB", { timeZone: zone })}, ${zone})`;
     return { content: [{ type: "text", text }], details: { iso: now.toISOString(), timeZone: zone } };
   },
-};
-
-const calculate: AgentTool = {
-  ...CALCULATE,
-  async execute(_id, params) {
+  async calculate(_id, params) {
     // pi validated the arguments against `parameters` before calling.
     const { expression } = params as { expression: string };
     const value = evaluateArithmetic(expression);
@@ -29,11 +23,7 @@ const calculate: AgentTool = {
       details: { value },
     };
   },
-};
-
-const saveNote: AgentTool = {
-  ...SAVE_NOTE,
-  async execute(_id, params) {
+  async save_note(_id, params) {
     const { text } = params as { text: string };
     const notes = await addNote(text);
     return {
@@ -42,5 +32,3 @@ const saveNote: AgentTool = {
     };
   },
 };
-
-export const DEMO_TOOLS: readonly AgentTool[] = [currentTime, calculate, saveNote];

@@ -1,0 +1,4 @@
+import type { Plugin } from "vite";
+export const META_SCHEMA: string;
+export function metaValidatorSource(): string;
+export function jsonSchemaMetaValidator(): Plugin;
