@@ -1,5 +1,6 @@
 import { createContext } from "svelte";
 import type { FlagStore } from "./flags.ts";
+import { INSPECTOR_PANE, SESSIONS_PANE, clampSize, readSize, writeSize } from "./pane-sizes.ts";
 
 export type PaneTab = "chat" | "inspector";
 
@@ -8,6 +9,10 @@ export const NARROW_QUERY = "(max-width: 900px)";
 
 const SIDEBAR_KEY = "pi-playground:sessions";
 const INSPECTOR_KEY = "pi-playground:inspector";
+const SESSIONS_WIDTH_KEY = "pi-playground:sessions-width";
+const INSPECTOR_SHARE_KEY = "pi-playground:inspector-share";
+
+type SizeStorage = Pick<Storage, "getItem" | "setItem">;
 
 /**
  * Which panes are shown. Wide screens show the sessions sidebar, the chat and the inspector side by side
@@ -21,12 +26,47 @@ export class Layout {
   #inspectorOpen = $state(false);
   #drawerOpen = $state(false);
   #tab = $state<PaneTab>("chat");
+  readonly #sizes: SizeStorage | undefined;
+  #sessionsWidth = $state(SESSIONS_PANE.initial);
+  #inspectorShare = $state(INSPECTOR_PANE.initial);
+  #inspectorMaximised = $state(false);
 
-  constructor(isNarrow: () => boolean, flags: FlagStore) {
+  constructor(isNarrow: () => boolean, flags: FlagStore, sizes?: SizeStorage) {
     this.#isNarrow = isNarrow;
     this.#flags = flags;
+    this.#sizes = sizes;
     this.#sidebarOpen = flags.read(SIDEBAR_KEY, true);
     this.#inspectorOpen = flags.read(INSPECTOR_KEY, false);
+    this.#sessionsWidth = readSize(sizes, SESSIONS_WIDTH_KEY, SESSIONS_PANE);
+    this.#inspectorShare = readSize(sizes, INSPECTOR_SHARE_KEY, INSPECTOR_PANE);
+  }
+
+  /** The sessions list's width in CSS pixels (wide screens), remembered. */
+  get sessionsWidth(): number {
+    return this.#sessionsWidth;
+  }
+  /** The inspector's share, in percent, of the room beside the sessions list (wide screens), remembered. */
+  get inspectorShare(): number {
+    return this.#inspectorShare;
+  }
+  /** The inspector takes the whole width (wide screens): the sessions and the chat step aside. */
+  get inspectorMaximised(): boolean {
+    return !this.narrow && this.#inspectorOpen && this.#inspectorMaximised;
+  }
+
+  resizeSessions(width: number): void {
+    this.#sessionsWidth = clampSize(SESSIONS_PANE, width);
+    writeSize(this.#sizes, SESSIONS_WIDTH_KEY, this.#sessionsWidth);
+  }
+
+  resizeInspector(share: number): void {
+    this.#inspectorShare = clampSize(INSPECTOR_PANE, share);
+    writeSize(this.#sizes, INSPECTOR_SHARE_KEY, this.#inspectorShare);
+  }
+
+  /** Give the inspector the whole width, or give it back. */
+  toggleMaximised(): void {
+    this.#inspectorMaximised = !this.#inspectorMaximised;
   }
 
   get narrow(): boolean {
@@ -34,7 +74,7 @@ export class Layout {
   }
   /** The sessions list beside the chat (wide screens). */
   get sidebarShown(): boolean {
-    return !this.narrow && this.#sidebarOpen;
+    return !this.narrow && this.#sidebarOpen && !this.inspectorMaximised;
   }
   /** The sessions list as a modal drawer (narrow screens). */
   get drawerOpen(): boolean {
@@ -45,7 +85,7 @@ export class Layout {
     return this.sidebarShown || this.drawerOpen;
   }
   get chatShown(): boolean {
-    return !this.narrow || this.#tab === "chat";
+    return this.narrow ? this.#tab === "chat" : !this.inspectorMaximised;
   }
   get inspectorShown(): boolean {
     return this.narrow ? this.#tab === "inspector" : this.#inspectorOpen;
@@ -58,6 +98,11 @@ export class Layout {
     if (this.narrow) {
       this.#drawerOpen = !this.#drawerOpen;
       return;
+    }
+    // Asking for the sessions while the inspector has the whole width gives the width back first.
+    if (this.inspectorMaximised) {
+      this.#inspectorMaximised = false;
+      if (this.#sidebarOpen) return;
     }
     this.#sidebarOpen = !this.#sidebarOpen;
     this.#flags.write(SIDEBAR_KEY, this.#sidebarOpen);
@@ -81,6 +126,7 @@ export class Layout {
   /** Bring the chat on screen (on narrow screens it shares the space with the inspector). */
   showChat(): void {
     this.#tab = "chat";
+    this.#inspectorMaximised = false;
   }
 
   selectTab(tab: PaneTab): void {
@@ -89,6 +135,7 @@ export class Layout {
 
   #setInspectorOpen(open: boolean): void {
     this.#inspectorOpen = open;
+    if (!open) this.#inspectorMaximised = false;
     this.#flags.write(INSPECTOR_KEY, open);
   }
 }

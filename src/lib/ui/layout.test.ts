@@ -68,4 +68,50 @@ describe("layout", () => {
     expect(layout.inspectorShown).toBe(false);
     expect(layout.sidebarShown).toBe(false);
   });
+
+  it("remembers the panes' sizes, within their bounds", () => {
+    const values = new Map<string, string>();
+    const storage = {
+      getItem: (key: string) => values.get(key) ?? null,
+      setItem: (key: string, value: string) => void values.set(key, value),
+    };
+    const layout = new Layout(() => false, memoryFlags(), storage);
+    expect(layout.sessionsWidth).toBe(240);
+    expect(layout.inspectorShare).toBe(60);
+    layout.resizeSessions(333);
+    layout.resizeInspector(95);
+    const again = new Layout(() => false, memoryFlags(), storage);
+    expect(again.sessionsWidth).toBe(333);
+    expect(again.inspectorShare).toBe(80);
+  });
+
+  it("maximises the inspector over the sessions and the chat, and gives the width back", () => {
+    let narrow = false;
+    const layout = new Layout(() => narrow, memoryFlags({ "pi-playground:inspector": true }));
+    layout.toggleMaximised();
+    expect(layout.inspectorMaximised).toBe(true);
+    expect(layout.inspectorShown).toBe(true);
+    expect(layout.chatShown).toBe(false);
+    expect(layout.sidebarShown).toBe(false);
+    // Asking for the sessions gives the width back, with the list as it was (open).
+    layout.toggleSessions();
+    expect(layout.inspectorMaximised).toBe(false);
+    expect(layout.sidebarShown).toBe(true);
+    // Asking for the chat (a shortcut, "Show in chat") too.
+    layout.toggleMaximised();
+    layout.showChat();
+    expect(layout.inspectorMaximised).toBe(false);
+    expect(layout.chatShown).toBe(true);
+    // Closing the inspector ends it: opened again, it is beside the chat.
+    layout.toggleMaximised();
+    layout.toggleInspector();
+    layout.toggleInspector();
+    expect(layout.inspectorMaximised).toBe(false);
+    // A narrow screen has one pane at a time anyway.
+    layout.toggleMaximised();
+    narrow = true;
+    expect(layout.inspectorMaximised).toBe(false);
+    layout.showInspector();
+    expect(layout.inspectorShown).toBe(true);
+  });
 });

@@ -1,0 +1,116 @@
+import type { Page } from "@playwright/test";
+import { expect, expectAccessible, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+const sessionsPane = (page: Page) => page.getByRole("region", { name: "Sessions" });
+const chat = (page: Page) => page.getByRole("region", { name: "Conversation" });
+const inspector = (page: Page) => page.getByRole("region", { name: "Inspector" });
+const sessionsSeparator = (page: Page) => page.getByRole("separator", { name: "Resize the sessions list" });
+const inspectorSeparator = (page: Page) => page.getByRole("separator", { name: "Resize the inspector" });
+
+async function widthOf(locator: ReturnType<Page["getByRole"]>): Promise<number> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error("not on screen");
+  return box.width;
+}
+
+/** The inspector's share, in percent, of the width it and the chat take. */
+async function inspectorShare(page: Page): Promise<number> {
+  const [chatWidth, inspectorWidth] = [await widthOf(chat(page)), await widthOf(inspector(page))];
+  return (inspectorWidth / (chatWidth + inspectorWidth)) * 100;
+}
+
+test("panes resized by keyboard keep their sizes across a reload", async ({ page }) => {
+  await openPlayground(page);
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  await expect(inspector(page)).toBeVisible();
+  await expect(sessionsSeparator(page)).toHaveAttribute("aria-valuenow", "240");
+  await expect(inspectorSeparator(page)).toHaveAttribute("aria-valuenow", "60");
+  expect(await widthOf(sessionsPane(page))).toBeCloseTo(240, 0);
+  expect(await inspectorShare(page)).toBeCloseTo(60, 0);
+
+  // The sessions list grows by three steps to the right; the inspector's separator moves left, so it grows.
+  await sessionsSeparator(page).focus();
+  for (let step = 0; step < 3; step++) await page.keyboard.press("ArrowRight");
+  await expect(sessionsSeparator(page)).toHaveAttribute("aria-valuenow", "288");
+  await inspectorSeparator(page).focus();
+  await page.keyboard.press("Shift+ArrowLeft");
+  await expect(inspectorSeparator(page)).toHaveAttribute("aria-valuenow", "70");
+  await expect(inspectorSeparator(page)).toHaveAttribute("aria-valuetext", "70% of the width");
+  expect(await widthOf(sessionsPane(page))).toBeCloseTo(288, 0);
+  expect(await inspectorShare(page)).toBeCloseTo(70, 0);
+  await expectAccessible(page, "panes resized");
+
+  await page.reload();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await expect(sessionsSeparator(page)).toHaveAttribute("aria-valuenow", "288");
+  await expect(inspectorSeparator(page)).toHaveAttribute("aria-valuenow", "70");
+  expect(await widthOf(sessionsPane(page))).toBeCloseTo(288, 0);
+  expect(await inspectorShare(page)).toBeCloseTo(70, 0);
+
+  // The bounds hold: End stops at the largest list, and Enter is the default again.
+  await sessionsSeparator(page).focus();
+  await page.keyboard.press("End");
+  await expect(sessionsSeparator(page)).toHaveAttribute("aria-valuenow", "480");
+  await page.keyboard.press("Enter");
+  await expect(sessionsSeparator(page)).toHaveAttribute("aria-valuenow", "240");
+});
+
+test("a separator dragged with the mouse resizes its pane", async ({ page }) => {
+  await openPlayground(page);
+  const box = await sessionsSeparator(page).boundingBox();
+  if (!box) throw new Error("no separator");
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width / 2, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 60, y, { steps: 4 });
+  await page.mouse.up();
+  await expect(sessionsSeparator(page)).toHaveAttribute("aria-valuenow", "300");
+  expect(await widthOf(sessionsPane(page))).toBeCloseTo(300, 0);
+});
+
+test("the inspector maximised and restored", async ({ page }) => {
+  await openPlayground(page);
+  await sendMessage(page, "hello");
+  await expect(lastReply(page)).toBeVisible({ timeout: 15_000 });
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  const before = await widthOf(inspector(page));
+
+  await page.getByRole("button", { name: "Maximise inspector" }).click();
+  await expect(chat(page)).toBeHidden();
+  await expect(sessionsPane(page)).toBeHidden();
+  await expect(inspectorSeparator(page)).toHaveCount(0);
+  expect(await widthOf(inspector(page))).toBeCloseTo(1440, 0);
+  await expect(page.getByRole("button", { name: "Sessions" })).toHaveAttribute("aria-expanded", "false");
+  await expectAccessible(page, "inspector maximised");
+
+  await page.getByRole("button", { name: "Restore inspector" }).click();
+  await expect(chat(page)).toBeVisible();
+  await expect(sessionsPane(page)).toBeVisible();
+  expect(await widthOf(inspector(page))).toBeCloseTo(before, 0);
+
+  // Asking for the chat (its shortcut, /) gives the width back too, with the draft where it was.
+  await page.getByRole("textbox", { name: "Message" }).fill("a draft");
+  await page.getByRole("button", { name: "Maximise inspector" }).click();
+  await expect(chat(page)).toBeHidden();
+  await page.keyboard.press("/");
+  await expect(chat(page)).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused();
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("a draft");
+});
+
+test("chat lines keep to a readable width on a wide screen", async ({ page }) => {
+  await openPlayground(page);
+  await page.getByRole("button", { name: "Sessions" }).click();
+  await expect(sessionsPane(page)).toBeHidden();
+  await sendMessage(page, "A long question ".repeat(40));
+  await expect(lastReply(page)).toBeVisible({ timeout: 15_000 });
+  // The pane is the whole width; what is read in it is a column of about 52rem (832 px) in the middle.
+  expect(await widthOf(chat(page))).toBeCloseTo(1440, 0);
+  const messages = page.getByRole("log", { name: "Messages" });
+  expect(await widthOf(messages)).toBeLessThanOrEqual(832);
+  expect(await widthOf(page.getByRole("textbox", { name: "Message" }))).toBeLessThanOrEqual(832);
+  const log = await messages.boundingBox();
+  expect(log && Math.abs(log.x + log.width / 2 - 720)).toBeLessThan(12);
+});
