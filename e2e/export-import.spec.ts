@@ -22,6 +22,10 @@ async function exportCurrent(
   await item.getByRole("button", { name: /^Actions for/ }).click();
   const downloading = page.waitForEvent("download");
   await page.getByRole("menuitem", { name: `Export as ${kind}`, exact: true }).click();
+  await page
+    .getByRole("dialog", { name: /^Export/ })
+    .getByRole("button", { name: "Save" })
+    .click();
   const download = await downloading;
   return { name: download.suggestedFilename(), text: await readFile(await download.path(), "utf8") };
 }

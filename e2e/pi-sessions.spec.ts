@@ -66,6 +66,10 @@ async function exportForPi(page: Page, title: RegExp): Promise<{ name: string; t
   await item.getByRole("button", { name: /^Actions for/ }).click();
   const downloading = page.waitForEvent("download");
   await page.getByRole("menuitem", { name: "Export for pi coding agent" }).click();
+  await page
+    .getByRole("dialog", { name: /^Export/ })
+    .getByRole("button", { name: "Save" })
+    .click();
   const download = await downloading;
   return { name: download.suggestedFilename(), text: await readFile(await download.path(), "utf8") };
 }

@@ -32,7 +32,7 @@ import { MIRROR_PROVIDER_ID } from "../shared/mirror/mirror-id.ts";
 import { mirrorSpeedOptions } from "../shared/mirror/mirror-speed.ts";
 import { describeUpstreamError } from "./upstream-errors.ts";
 import { payloadReplacer } from "./payload-redaction.ts";
-import { displayUrl } from "./redact.ts";
+import { displayUrl } from "../shared/url-secrets.ts";
 import { formatDuration } from "./format-duration.ts";
 
 export interface ApiOptions {

@@ -14,7 +14,8 @@ import { createMirrorProvider } from "../shared/mirror/mirror-provider.ts";
 import { availableModelInfos, LOCAL_PROVIDER_ID } from "../shared/model-info.ts";
 import { LOCAL_KEY_VARIABLE, PROVIDER_KEYS } from "../shared/provider-keys.ts";
 import { describeEndpoint } from "./provider-endpoint.ts";
-import { createRedactor, displayUrl, type Redactor } from "./redact.ts";
+import { displayUrl } from "../shared/url-secrets.ts";
+import { createRedactor, type Redactor } from "./redact.ts";
 import type { ServerEnv } from "./server-env.ts";
 
 export interface RegistryOptions {

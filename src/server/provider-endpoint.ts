@@ -1,6 +1,6 @@
 import type { Api, Model } from "@earendil-works/pi-ai";
 import type { ProviderEndpoint } from "../shared/api-types.ts";
-import { displayUrl } from "./redact.ts";
+import { displayUrl } from "../shared/url-secrets.ts";
 
 /** Where each API's adapter sends its request body, below the model's base URL. */
 const REQUEST_PATHS: Partial<Record<string, (model: Model<Api>) => string>> = {

@@ -1,3 +1,4 @@
+import { REDACTED, urlSecrets } from "../shared/url-secrets.ts";
 import type { ServerEnv } from "./server-env.ts";
 
 /**
@@ -13,10 +14,6 @@ const MIN_LOOSE_SECRET_LENGTH = 8;
 const URL_NAME = /(?:_URL|_ENDPOINT)$/i;
 /** URL parts shorter than this are shown as `[redacted]` but not scrubbed from other text, where they are noise. */
 const MIN_URL_SECRET_LENGTH = 6;
-/** Query parameters whose values are credentials whatever they look like. */
-const SECRET_PARAM = /key|token|secret|sig|auth|pass|code|credential/i;
-
-export const REDACTED = "[redacted]";
 
 export interface Redactor {
   /**
@@ -77,64 +74,6 @@ export function createRedactor(env: ServerEnv): Redactor {
  */
 export function secretPattern(secrets: readonly string[]): RegExp | undefined {
   return secrets.length > 0 ? new RegExp(secrets.map(escapeRegExp).join("|"), "g") : undefined;
-}
-
-/**
- * A URL as it may be shown: without user name and password, with token-like path segments and query values
- * replaced (`http://127.0.0.1:8080/v1/[redacted]`). Some gateways put an account key in the path.
- */
-export function displayUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return url.replace(/\/\/[^/\s@]+@/, "//");
-  }
-  const path = parsed.pathname
-    .split("/")
-    .map((segment) => (looksLikeToken(safeDecode(segment)) ? REDACTED : segment))
-    .join("/")
-    .replace(/\/$/, "");
-  const query = [...parsed.searchParams]
-    .map(([name, value]) => `${name}=${SECRET_PARAM.test(name) || looksLikeToken(value) ? REDACTED : value}`)
-    .join("&");
-  return `${parsed.protocol}//${parsed.host}${path}${query ? `?${query}` : ""}`;
-}
-
-/** The parts of a URL that may be credentials: user, password, token-like path segments and query values. */
-export function urlSecrets(url: string): string[] {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return [];
-  }
-  const parts = [parsed.username, parsed.password, safeDecode(parsed.username), safeDecode(parsed.password)];
-  for (const segment of parsed.pathname.split("/")) {
-    const decoded = safeDecode(segment);
-    if (looksLikeToken(decoded)) parts.push(segment, decoded);
-  }
-  for (const [name, value] of parsed.searchParams) {
-    if (SECRET_PARAM.test(name) || looksLikeToken(value)) parts.push(value, encodeURIComponent(value));
-  }
-  return [...new Set(parts.filter((part) => part !== ""))];
-}
-
-/**
- * A path segment or query value that could be a key: mixes letters and digits over at least 8 characters
- * (`tok3nSecret`, a hex id), or is long. Words and versions (`v1`, `openai`, `chat-completions`) are not.
- */
-function looksLikeToken(value: string): boolean {
-  if (value.length >= 24) return true;
-  return value.length >= 8 && /[a-z]/i.test(value) && /\d/.test(value);
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }
 
 function escapeRegExp(text: string): string {

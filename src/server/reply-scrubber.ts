@@ -1,5 +1,6 @@
 import type { ProxyAssistantMessageEvent } from "@earendil-works/pi-agent-core";
-import { REDACTED, secretPattern, type Redactor } from "./redact.ts";
+import { REDACTED } from "../shared/url-secrets.ts";
+import { secretPattern, type Redactor } from "./redact.ts";
 
 type DeltaType = "text_delta" | "thinking_delta" | "toolcall_delta";
 

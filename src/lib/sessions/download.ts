@@ -1,3 +1,13 @@
+import type { FileShape } from "./redaction.ts";
+
+/** A file an export produces, before redaction: its name, text, media type and layout. */
+export interface ExportFile {
+  fileName: string;
+  text: string;
+  type: string;
+  shape: FileShape;
+}
+
 /** Offer text as a file download, without a server round trip. */
 export function downloadText(fileName: string, text: string, type = "application/json"): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
