@@ -39,6 +39,12 @@ export interface ApiOptions {
   registry: ModelRegistry;
   /** Per-start secret the page must present on `/api/stream`. */
   token: string;
+  /**
+   * Whether `/api/session` hands the token to pages of this server's own origin (`npm start`, `npm run dev`:
+   * the page reads it there). The standalone proxy serves no page: it hands the token to nobody, and every
+   * route wants it. Default true.
+   */
+  handsOutToken?: boolean;
   /** Host names this server answers to, and those a reverse proxy in front of it answers to (see request-guard). */
   hostnames: readonly string[];
   proxiedHostnames?: readonly string[];
@@ -143,13 +149,18 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     }
     if (req.method !== method) throw new HttpError(405, `${path} accepts ${method} only.`, { Allow: method });
 
-    // A page on a listed origin brings the token on every route: it cannot read it from /api/session.
-    if (crossOrigin !== undefined || needsToken(path) || callId !== undefined) {
-      const unauthorized = checkToken(req, options.token, crossOrigin === undefined ? "session" : "operator");
+    // A page on a listed origin brings the token on every route: it cannot read it from /api/session. Nor
+    // can anyone on the standalone proxy, which has no page of its own to give it to.
+    const handsOutToken = options.handsOutToken ?? true;
+    if (!handsOutToken || crossOrigin !== undefined || needsToken(path) || callId !== undefined) {
+      const source = handsOutToken && crossOrigin === undefined ? "session" : "operator";
+      const unauthorized = checkToken(req, options.token, source);
       if (unauthorized) throw unauthorized;
     }
     if (path === "/api/session") {
-      const body: SessionResponse = { token: options.token, maxBodyBytes: options.maxBodyBytes };
+      const body: SessionResponse = handsOutToken
+        ? { token: options.token, maxBodyBytes: options.maxBodyBytes }
+        : { maxBodyBytes: options.maxBodyBytes };
       sendJson(res, 200, body);
       return;
     }

@@ -23,7 +23,8 @@ interface Reply {
   body: string;
 }
 
-function send(
+function sendTo(
+  targetPort: number,
   path: string,
   {
     method = "GET",
@@ -32,7 +33,7 @@ function send(
   }: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, method, headers }, (res) => {
+    const req = httpRequest({ host: "127.0.0.1", port: targetPort, path, method, headers }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => (text += chunk));
@@ -42,6 +43,8 @@ function send(
     req.end(body);
   });
 }
+
+const send = (path: string, request: Parameters<typeof sendTo>[2] = {}) => sendTo(port, path, request);
 
 const fromPage = (extra: Record<string, string> = {}) => ({
   Origin: PAGE,
@@ -79,6 +82,45 @@ afterAll(async () => {
 
 afterEach(() => {
   fixture.requests.length = 0;
+});
+
+describe("the standalone proxy gives its token to anyone", () => {
+  it("hands its token to nobody: /api/session and every other route want it, from a program or a page", async () => {
+    const asked: Record<string, string>[] = [{}, { Origin: PAGE }, { "Sec-Fetch-Site": "same-origin" }];
+    for (const headers of asked) {
+      for (const path of ["/api/session", "/api/models"]) {
+        const reply = await send(path, { headers });
+        expect(reply.status, `${path} with ${JSON.stringify(headers)}`).toBe(401);
+        expect(reply.body).not.toContain(TOKEN);
+      }
+    }
+    const wrong = await send("/api/session", { headers: { Authorization: "Bearer not-the-token-at-all" } });
+    expect(wrong.status).toBe(401);
+    expect(JSON.parse(wrong.body).error).toMatch(/printed when it started \(or its PROXY_TOKEN\)/);
+    // With the token it answers, and still does not say it.
+    const right = await send("/api/session", { headers: fromPage() });
+    expect(right.status).toBe(200);
+    expect(JSON.parse(right.body)).toEqual({ maxBodyBytes: 4096 });
+    const program = await send("/api/models", { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(program.status).toBe(200);
+  });
+
+  it("prints a token it made up, for the operator to paste, and says it hands it to nobody", async () => {
+    const made = await startStandaloneProxy({}, () => undefined, 0);
+    try {
+      const banner = made.banner.join("\n");
+      const printed = /hands it to nobody\): (\S+)/.exec(banner)?.[1] ?? "";
+      expect(printed).toMatch(/^[\w-]{32}$/);
+      const port = Number(new URL(made.url).port);
+      const session = await sendTo(port, "/api/session", {});
+      expect(session.status).toBe(401);
+      expect(session.body).not.toContain(printed);
+      const models = await sendTo(port, "/api/models", { headers: { Authorization: `Bearer ${printed}` } });
+      expect(models.status).toBe(200);
+    } finally {
+      await made.close();
+    }
+  });
 });
 
 describe("a page on a listed origin", () => {

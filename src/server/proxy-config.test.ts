@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createModelRegistry } from "./model-registry.ts";
-import { accessLines, allowedHostnames, apiOptions, listenAddress, proxyConfig } from "./proxy-config.ts";
+import {
+  accessLines,
+  allowedHostnames,
+  apiOptions,
+  listenAddress,
+  proxyConfig,
+  standaloneAccessLines,
+} from "./proxy-config.ts";
 import { parseAllowedOrigins } from "./request-guard.ts";
 
 describe("where the server listens", () => {
@@ -67,6 +74,18 @@ describe("the proxy's token", () => {
     const chosenLines = accessLines(chosen, "http://127.0.0.1:4180").join("\n");
     expect(chosenLines).not.toContain("a-long-enough-token-1234");
     expect(chosenLines).toContain("PROXY_TOKEN");
+  });
+
+  it("is printed by the standalone proxy even without ALLOWED_ORIGINS, since it hands it to nobody", () => {
+    const generated = proxyConfig({});
+    const lines = standaloneAccessLines(generated, "http://127.0.0.1:4180").join("\n");
+    expect(lines).toContain(`the proxy hands it to nobody): ${generated.token}`);
+    expect(lines).toMatch(/ALLOWED_ORIGINS=/);
+    const chosen = standaloneAccessLines(proxyConfig({ PROXY_TOKEN: "a-long-enough-token-1234" }), "x").join(
+      "\n",
+    );
+    expect(chosen).not.toContain("a-long-enough-token-1234");
+    expect(chosen).toContain("PROXY_TOKEN");
   });
 
   it("tells an operator without ALLOWED_ORIGINS how to admit a page served elsewhere", () => {

@@ -117,6 +117,24 @@ export function accessLines(config: ProxyConfig, url: string): string[] {
   ];
 }
 
+/**
+ * What `npm run proxy` prints at start. It serves no page and hands its token to nobody over HTTP, so the
+ * token is printed whenever the proxy made it up (a chosen PROXY_TOKEN is not echoed): every request needs
+ * it, from a page on a listed origin or from a program.
+ */
+export function standaloneAccessLines(config: ProxyConfig, url: string): string[] {
+  const who =
+    config.allowedOrigins.length === 0
+      ? `Programs that can reach it may use it with the token (curl, scripts). To use it from a page served elsewhere, start it with ALLOWED_ORIGINS=<that page's origin>.`
+      : `Pages on ${config.allowedOrigins.join(", ")} may use this proxy at ${url}, with the token.`;
+  return [
+    who,
+    config.tokenFromEnv
+      ? "Its token is the value of PROXY_TOKEN; the proxy hands it to nobody."
+      : `Its token (paste it into the page; the proxy hands it to nobody): ${config.token} (it changes at every start; set PROXY_TOKEN to keep one).`,
+  ];
+}
+
 /** Where the server listens: loopback unless HOST says otherwise; PORT overrides the port. */
 export function listenAddress(env: ServerEnv): { host: string; port: number | undefined } {
   return { host: env.HOST?.trim() || "127.0.0.1", port: positiveInt(env.PORT) };

@@ -5,7 +5,7 @@ import { HttpError } from "../shared/http-error.ts";
 import { sendError } from "./http-utils.ts";
 import { createModelRegistry } from "./model-registry.ts";
 import type { ServerEnv } from "./server-env.ts";
-import { accessLines, apiOptions, isLoopback, proxyConfig, serverUrl } from "./proxy-config.ts";
+import { apiOptions, isLoopback, proxyConfig, serverUrl, standaloneAccessLines } from "./proxy-config.ts";
 
 /** Where `npm run proxy` listens unless PORT says otherwise: beside `npm start` (4173) and `npm run dev` (5173). */
 export const DEFAULT_PROXY_PORT = 4180;
@@ -37,7 +37,8 @@ export async function startStandaloneProxy(
 ): Promise<StandaloneProxy> {
   const config = proxyConfig(env);
   const registry = await createModelRegistry({ env, builtins: true });
-  const handler = createApiHandler(apiOptions(config, registry, log));
+  // It serves no page, so no page of its own reads the token: it is printed (or set), never handed out.
+  const handler = createApiHandler({ ...apiOptions(config, registry, log), handsOutToken: false });
   const server = createServer((req, res) => {
     for (const [name, value] of Object.entries(HEADERS)) res.setHeader(name, value);
     handler(req, res, () =>
@@ -52,7 +53,7 @@ export async function startStandaloneProxy(
     server.listen(port ?? config.port ?? DEFAULT_PROXY_PORT, config.host, () => resolve());
   });
   const url = serverUrl(config.host, (server.address() as AddressInfo).port);
-  const banner = [`pi playground proxy listening on ${url}`, ...accessLines(config, url)];
+  const banner = [`pi playground proxy listening on ${url}`, ...standaloneAccessLines(config, url)];
   if (!isLoopback(config.host)) {
     banner.push(
       `WARNING: listening on ${config.host}, not only on this machine: anyone who can reach it and has the token can spend the API keys in this environment.`,

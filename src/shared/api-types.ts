@@ -31,8 +31,11 @@ export interface ModelsResponse {
 
 /** `GET /api/session`: what the page needs to talk to the proxy. */
 export interface SessionResponse {
-  /** Per-start random token required as the Bearer token of `/api/stream`. */
-  token: string;
+  /**
+   * Per-start random token required as the Bearer token of `/api/stream`: handed to the pages of the server
+   * that serves them, never by the standalone proxy (which serves no page, and answers only with the token).
+   */
+  token?: string;
   /** Largest request body `/api/stream` accepts, in bytes. */
   maxBodyBytes: number;
 }

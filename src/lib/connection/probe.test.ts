@@ -42,8 +42,8 @@ describe("probeOwnServer", () => {
 });
 
 describe("probeRemote", () => {
-  it("connects with the token it was given, sent as the Bearer token", async () => {
-    const fetchImpl = vi.fn<typeof fetch>(async () => json(200, { token: settings.token, maxBodyBytes: 1 }));
+  it("connects with the token it was given, sent as the Bearer token, which the proxy never hands back", async () => {
+    const fetchImpl = vi.fn<typeof fetch>(async () => json(200, { maxBodyBytes: 1 }));
     expect(await probeRemote(settings, PAGE, fetchImpl)).toEqual({ ok: true, token: settings.token });
     const init = fetchImpl.mock.calls[0]?.[1];
     expect(new Headers(init?.headers).get("Authorization")).toBe(`Bearer ${settings.token}`);

@@ -86,7 +86,8 @@ export function network() {
       const auth = new Headers(init?.headers).get("Authorization");
       if (auth !== `Bearer ${TOKEN}`)
         return json(401, { error: "Invalid proxy token: use the printed one." });
-      if (url.endsWith("/api/session")) return json(200, { token: TOKEN, maxBodyBytes: 1 });
+      // As npm run proxy answers: the token is taken, never handed back.
+      if (url.endsWith("/api/session")) return json(200, { maxBodyBytes: 1 });
       if (url.endsWith("/api/models"))
         return json(200, { models: [{ provider: "local", id: "remote-model" }], warnings: [] });
       const answered = payloadRoutes(url, init, "remote");

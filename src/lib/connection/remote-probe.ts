@@ -30,7 +30,9 @@ export async function probeRemote(
     return { ok: false, problem: await whyUnanswered(where, pageOrigin, fetchImpl) };
   }
   const body = await readJson(response);
-  if (response.ok && typeof body?.token === "string") return { ok: true, token: settings.token };
+  // The proxy took the token: a standalone proxy answers /api/session only to the right one, and hands
+  // the token itself to nobody.
+  if (response.ok && typeof body?.maxBodyBytes === "number") return { ok: true, token: settings.token };
   const said = typeof body?.error === "string" ? body.error : undefined;
   if (response.status === 401) {
     return {
