@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { liveConfig } from "./live/live-config.ts";
 import type { ModelRegistry } from "./model-registry.ts";
 import { auth, streamBody, TOKEN, useLoopbackProxy, type Reply } from "./api-handler.test-support.ts";
 
@@ -125,6 +126,32 @@ describe("security headers", () => {
     } finally {
       controller.abort();
       await open;
+      proxy.server.close();
+    }
+  });
+});
+
+describe("a malformed call id is a 500 before any check", () => {
+  it("is read only after the Origin and the token are checked, then refused with 400 saying why", async () => {
+    const logged: string[] = [];
+    const proxy = await listen({
+      log: (line) => logged.push(line),
+      live: liveConfig({ PI_PLAYGROUND_TOKEN: "pairing-token-for-tests-0123456789" }),
+    });
+    try {
+      for (const path of ["/api/calls/%E0%A4%A/payload", "/api/live/sessions/%E0%A4%A"]) {
+        const foreign = await send(path, { headers: { Origin: "http://evil.example" } }, proxy.port);
+        expect(foreign.status, path).toBe(403);
+        expect((await send(path, {}, proxy.port)).status, path).toBe(401);
+        const malformed = await send(path, { headers: auth }, proxy.port);
+        expect(malformed.status, path).toBe(400);
+        expect(JSON.parse(malformed.body).error, path).toMatch(
+          /id in the address is not valid percent-encoding: "%E0%A4%A"\.$/,
+        );
+      }
+      // No stack trace in the log: a malformed address is the sender's mistake, not the proxy's.
+      expect(logged).toEqual([]);
+    } finally {
       proxy.server.close();
     }
   });

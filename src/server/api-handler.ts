@@ -22,7 +22,7 @@ import { checkToken, createOriginGuard } from "./request-guard.ts";
 import { parseStreamRequest, type StreamRequest } from "../shared/stream-request.ts";
 import { captureJson, payloadResponseJson, type StoredPayload } from "../shared/payloads/captured-json.ts";
 import { capturePayload, missingPayloadReason } from "../shared/payloads/call-capture.ts";
-import { answerPayload, PREVIEW_PATH } from "../shared/payloads/payload-route.ts";
+import { answerPayload, decodeCallId, PREVIEW_PATH } from "../shared/payloads/payload-route.ts";
 import { answerPreflight, apiPath, needsToken, routeOf } from "./api-routes.ts";
 import type { LiveConfig } from "./live/live-config.ts";
 import { createLiveRoutes, isPiRoute } from "./live/live-routes.ts";
@@ -132,7 +132,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     }
     const target = live || !path.startsWith("/api/live/") ? routeOf(path) : undefined;
     if (!target) throw new HttpError(404, `No such API endpoint: ${path}`);
-    const { method, callId } = target;
+    const { method, callIdSegment } = target;
     // Answers differ by Origin (CORS headers, refusals): no cache may hand one origin's answer to another.
     res.setHeader("Vary", "Origin");
     const access = checkOrigin(req);
@@ -152,7 +152,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     // A page on a listed origin brings the token on every route: it cannot read it from /api/session. Nor
     // can anyone on the standalone proxy, which has no page of its own to give it to.
     const handsOutToken = options.handsOutToken ?? true;
-    if (!handsOutToken || crossOrigin !== undefined || needsToken(path) || callId !== undefined) {
+    if (!handsOutToken || crossOrigin !== undefined || needsToken(path) || callIdSegment !== undefined) {
       const source = handsOutToken && crossOrigin === undefined ? "session" : "operator";
       const unauthorized = checkToken(req, options.token, source);
       if (unauthorized) throw unauthorized;
@@ -168,8 +168,9 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       sendJson(res, 200, await options.registry.list(), {}, options.registry.redactor.serialized);
       return;
     }
-    if (callId !== undefined) {
-      const body = await answerPayload(payloads, callId, (provider, id) =>
+    // Past the guards: only now is the address read (a malformed id is a 400 saying why).
+    if (callIdSegment !== undefined) {
+      const body = await answerPayload(payloads, decodeCallId(callIdSegment), (provider, id) =>
         options.registry.endpoint(provider, id),
       );
       sendRawJson(res, 200, body);

@@ -9,7 +9,7 @@ describe("the server's routes", () => {
       const path = name === "payload" ? payloadPath("call-id-0001") : spec.path;
       expect(routeOf(path), path).toEqual({
         method: spec.method,
-        ...(name === "payload" ? { callId: "call-id-0001" } : {}),
+        ...(name === "payload" ? { callIdSegment: "call-id-0001" } : {}),
       });
       expect(TOKEN_ROUTES.has(spec.path), path).toBe(spec.token);
       if (spec.token) expect(needsToken(path)).toBe(true);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { API_ROUTES } from "../shared/api-routes.ts";
 import { matchApiRoute } from "../shared/api-route-match.ts";
-import { LIVE_PAGE_ROUTES, liveSessionRoute } from "./live/live-routes.ts";
+import { isLiveSessionRoute, LIVE_PAGE_ROUTES } from "./live/live-routes.ts";
 
 /**
  * The API's routes: which requests are for the API at all, the paths it answers and the one method each
@@ -10,14 +10,19 @@ import { LIVE_PAGE_ROUTES, liveSessionRoute } from "./live/live-routes.ts";
  * pi routes are the server's alone.
  */
 
-/** The route a path names: one of the shared table's (a call's payload with its id), or a live pi route. */
-export function routeOf(path: string): { method: string; callId?: string } | undefined {
+/**
+ * The route a path names: one of the shared table's (a call's payload with its id segment, still encoded),
+ * or a live pi route. Nothing in the path is decoded here: that waits until the guards have run.
+ */
+export function routeOf(path: string): { method: string; callIdSegment?: string } | undefined {
   const shared = matchApiRoute(path);
-  if (shared)
-    return { method: shared.spec.method, ...(shared.callId === undefined ? {} : { callId: shared.callId }) };
+  if (shared) {
+    const { callIdSegment } = shared;
+    return { method: shared.spec.method, ...(callIdSegment === undefined ? {} : { callIdSegment }) };
+  }
   const live = LIVE_PAGE_ROUTES[path];
   if (live) return { method: live };
-  if (liveSessionRoute(path) !== undefined) return { method: "GET" };
+  if (isLiveSessionRoute(path)) return { method: "GET" };
   return undefined;
 }
 

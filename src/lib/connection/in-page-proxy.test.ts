@@ -127,6 +127,10 @@ describe("the in-page proxy's other routes", () => {
       /^No payload is kept for call never-sent-call/,
     );
     expect((await proxy.fetch(`${IN_PAGE}/api/calls/bad/payload`)).status).toBe(400);
+    // A malformed call id is a 500 before any check: here it was a fetch that threw instead of a status.
+    const malformed = await proxy.fetch(`${IN_PAGE}/api/calls/%E0%A4%A/payload`);
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: string }).error).toMatch(/not valid percent-encoding/);
     expect(
       (await proxy.fetch(`${IN_PAGE}/api/calls/never-sent-call/payload`, { method: "POST" })).status,
     ).toBe(405);

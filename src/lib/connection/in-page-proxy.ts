@@ -2,6 +2,7 @@ import type { ApiErrorBody } from "../../shared/api-types.ts";
 import { HttpError } from "../../shared/http-error.ts";
 import { MirrorApi } from "../../shared/mirror/mirror-api.ts";
 import { matchApiRoute } from "../../shared/api-route-match.ts";
+import { decodeCallId } from "../../shared/payloads/payload-route.ts";
 import { sseFrame } from "../../shared/proxy-events.ts";
 
 /**
@@ -40,7 +41,7 @@ export function createInPageProxy(): InPageProxy {
         typeof init.body === "string" ? init.body : await new Response(init.body ?? request?.body).text();
       switch (route.name) {
         case "payload":
-          return jsonText(200, await api.payload(route.callId ?? ""));
+          return jsonText(200, await api.payload(decodeCallId(route.callIdSegment ?? "")));
         case "models":
           return json(200, await api.listModels());
         case "preview":

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HttpError } from "../../shared/http-error.ts";
+import { decodePathSegment } from "../../shared/payloads/payload-route.ts";
 import type { LiveConnectInfo, LiveUpdate, PiCommand } from "../../shared/live/live-protocol.ts";
 import type { JsonReplacer } from "../../shared/payloads/captured-json.ts";
 import { readBody, sendJson } from "../http-utils.ts";
@@ -25,10 +26,15 @@ export const LIVE_PAGE_ROUTES: Readonly<Record<string, string>> = {
 };
 const SESSION_PATH = /^\/api\/live\/sessions\/([^/]+)$/;
 
-/** A live session's route (`GET /api/live/sessions/:id`), or undefined. */
-export function liveSessionRoute(path: string): string | undefined {
-  const match = SESSION_PATH.exec(path);
-  return match ? decodeURIComponent(match[1] ?? "") : undefined;
+/** Whether `path` is a live session's route (`GET /api/live/sessions/:id`); its id is not read here. */
+export function isLiveSessionRoute(path: string): boolean {
+  return SESSION_PATH.test(path);
+}
+
+/** The session id a live session's route names, decoded (after the guards): 400 for malformed encoding. */
+function liveSessionId(path: string): string | undefined {
+  const segment = SESSION_PATH.exec(path)?.[1];
+  return segment === undefined ? undefined : decodePathSegment(segment, "The live session id in the address");
 }
 
 export interface LiveRoutesOptions {
@@ -194,7 +200,7 @@ export function createLiveRoutes(options: LiveRoutesOptions): LiveRoutes {
       sendJson(res, 200, hub.control(request), {}, redact);
       return;
     }
-    const id = liveSessionRoute(path);
+    const id = liveSessionId(path);
     const state = id === undefined ? undefined : hub.state(id);
     if (!state) throw new HttpError(404, "No live pi session with this id (it ended and was let go).");
     sendJson(res, 200, state, {}, redact);

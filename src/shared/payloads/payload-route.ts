@@ -12,11 +12,31 @@ const CALL_ID = /^[A-Za-z0-9_-]{8,128}$/;
 
 export const PREVIEW_PATH = API_ROUTES.preview.path;
 
-/** The call id a payload route names (checked), or undefined when `path` is not a payload route. */
-export function payloadRouteCallId(path: string): string | undefined {
-  const match = PAYLOAD_PATH.exec(path);
-  if (!match) return undefined;
-  return checkCallId(decodeURIComponent(match[1] ?? ""), "The call id in the address");
+/**
+ * The call id segment of a payload route as the address has it (still percent-encoded, unchecked), or
+ * undefined when `path` is not a payload route. Nothing is decoded here: routes are matched before the
+ * guards run, and what the address says is read only after them (`decodeCallId`).
+ */
+export function payloadRouteSegment(path: string): string | undefined {
+  return PAYLOAD_PATH.exec(path)?.[1];
+}
+
+/** The call id a payload route's segment names, decoded and checked: a 400 saying why for anything else. */
+export function decodeCallId(segment: string): string {
+  const what = "The call id in the address";
+  return checkCallId(decodePathSegment(segment, what), what);
+}
+
+/** A percent-encoded path segment, decoded; malformed encoding is the sender's mistake (400), not ours. */
+export function decodePathSegment(segment: string, what: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(
+      400,
+      `${what} is not valid percent-encoding: ${JSON.stringify(segment.slice(0, 40))}.`,
+    );
+  }
 }
 
 export function checkCallId(value: string, what: string): string {
