@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PayloadResponse } from "../shared/api-types.ts";
 import { stoppedMirrorReply } from "../shared/mirror/mirror.test-support.ts";
 import { sendRequest } from "./api-handler.test-support.ts";
-import { auth, body, call, hello, usePayloadLoopback } from "./payload-capture.test-support.ts";
+import { auth, body, call, hello, LOCAL_KEY, usePayloadLoopback } from "./payload-capture.test-support.ts";
 
 /** The payload of the next call, built by the provider's real adapter before anything is sent. */
 
@@ -33,6 +33,30 @@ describe("POST /api/preview", () => {
     await call(port, "after-preview-001", "fixture-tools");
     expect(loopback.fixture.requests).toHaveLength(1);
     expect(payload.kept === "all" && payload.value).toEqual(loopback.fixture.requests[0]?.body);
+  });
+
+  it("scrubs a key the page wrote as an object's key (payload scrubbing misses object keys)", async () => {
+    const asked = {
+      ...stoppedMirrorReply("", 2),
+      content: [{ type: "toolCall", id: "call-1", name: "echo", arguments: { [LOCAL_KEY]: "v" } }],
+      stopReason: "toolUse",
+    };
+    const answered = {
+      role: "toolResult",
+      toolCallId: "call-1",
+      toolName: "echo",
+      content: [{ type: "text", text: "ok" }],
+      isError: false,
+      timestamp: 3,
+    };
+    const reply = await sendRequest(port, "/api/preview", {
+      method: "POST",
+      headers: auth,
+      body: body("mirror", "mirror-instant", [...hello, asked, answered]),
+    });
+    expect(reply.status, reply.body).toBe(200);
+    expect(reply.body).not.toContain(LOCAL_KEY);
+    expect(reply.body).toContain('"arguments":{"[redacted]":"v"}');
   });
 
   it("previews the offline models too, with the provider transform applied", async () => {

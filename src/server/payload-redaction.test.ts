@@ -48,3 +48,48 @@ describe("payloadReplacer", () => {
     expect(keep(["http://a", "b@c"])).toEqual(["http://a", "b@c"]);
   });
 });
+
+describe("payload scrubbing misses object keys", () => {
+  const replacer = payloadReplacer(createRedactor({ OPENAI_API_KEY: "sk-live-abcdef123456" }));
+  const kept = (value: unknown) => {
+    const stored = captureJson(value, 10_000, replacer);
+    if (stored.kept !== "all") throw new Error(`not kept: ${JSON.stringify(stored)}`);
+    return stored.json;
+  };
+
+  it("scrubs a secret that is an object's key, at any depth, keeping the other keys, their order and values", () => {
+    const payload = {
+      messages: [
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", input: { "sk-live-abcdef123456": "v", after: 1 } }],
+        },
+      ],
+      tools: [
+        { input_schema: { properties: { first: {}, "use sk-live-abcdef123456 here": { type: "string" } } } },
+      ],
+    };
+    const json = kept(payload);
+    expect(json).not.toContain("sk-live-abcdef123456");
+    expect(JSON.parse(json)).toEqual({
+      messages: [
+        { role: "assistant", content: [{ type: "tool_use", input: { "[redacted]": "v", after: 1 } }] },
+      ],
+      tools: [{ input_schema: { properties: { first: {}, "use [redacted] here": { type: "string" } } } }],
+    });
+    expect(Object.keys(JSON.parse(json).tools[0].input_schema.properties)).toEqual([
+      "first",
+      "use [redacted] here",
+    ]);
+  });
+
+  it("keeps two keys that scrub alike apart, and a key named __proto__ as a key", () => {
+    const json = kept({ "sk-live-abcdef123456": 1, "[redacted]": 2, ["__proto__"]: 3, ok: 4 });
+    expect(json).toBe('{"[redacted]":1,"[redacted] (2)":2,"__proto__":3,"ok":4}');
+  });
+
+  it("copies nothing when no key holds a secret", () => {
+    const plain = { a: { b: 1 } };
+    expect(replacer("", plain)).toBe(plain);
+  });
+});
