@@ -37,6 +37,8 @@ import { formatDuration } from "./format-duration.ts";
 
 export interface ApiOptions {
   registry: ModelRegistry;
+  /** Previews (`/api/preview`) built at once; past it, 429. Each holds its body and the payload it builds. */
+  maxConcurrentPreviews?: number;
   /** Per-start secret the page must present on `/api/stream`. */
   token: string;
   /**
@@ -78,6 +80,7 @@ export type ApiHandler = (req: IncomingMessage, res: ServerResponse, next?: () =
 export const DEFAULT_LIMITS = {
   maxBodyBytes: 20 * 1024 * 1024,
   maxConcurrentStreams: 4,
+  maxConcurrentPreviews: 2,
   upstreamIdleTimeoutMs: 120_000,
   bodyIdleTimeoutMs: 10_000,
   clientReadTimeoutMs: 30_000,
@@ -98,6 +101,8 @@ export function createToken(): string {
  */
 export function createApiHandler(options: ApiOptions): ApiHandler {
   let activeStreams = 0;
+  let activePreviews = 0;
+  const maxConcurrentPreviews = options.maxConcurrentPreviews ?? DEFAULT_LIMITS.maxConcurrentPreviews;
   const checkOrigin = createOriginGuard(options);
   const payloads = new PayloadStore(
     {
@@ -177,7 +182,22 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       return;
     }
     if (path === PREVIEW_PATH) {
-      await preview(req, res);
+      // As for streams, the body is read and checked before a slot is taken; building a large payload
+      // takes memory and the event loop, so only a few are built at once.
+      const { request, model } = await readRequest(req);
+      if (activePreviews >= maxConcurrentPreviews) {
+        throw new HttpError(
+          429,
+          `Too many previews at once: this proxy builds ${maxConcurrentPreviews} concurrently (MAX_CONCURRENT_PREVIEWS). Wait for one to finish, then retry.`,
+          { "Retry-After": "1" },
+        );
+      }
+      activePreviews++;
+      try {
+        await preview(res, request, model);
+      } finally {
+        activePreviews--;
+      }
       return;
     }
     if (live && path.startsWith("/api/live/")) {
@@ -224,8 +244,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
    * `POST /api/preview`: the payload the provider would receive for this body, built by its real adapter
    * and stopped before any request is made (see previewPayload). Nothing is kept.
    */
-  async function preview(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { request, model } = await readRequest(req);
+  async function preview(res: ServerResponse, request: StreamRequest, model: Model<Api>): Promise<void> {
     const endpoint = await options.registry.endpoint(model.provider, model.id);
     const missing = await options.registry.missingCredentials(model.provider);
     let payload: StoredPayload;

@@ -2,13 +2,50 @@ import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PayloadResponse } from "../shared/api-types.ts";
 import { stoppedMirrorReply } from "../shared/mirror/mirror.test-support.ts";
-import { sendRequest } from "./api-handler.test-support.ts";
+import { sendRequest, waitFor } from "./api-handler.test-support.ts";
+import type { ModelRegistry } from "./model-registry.ts";
 import { auth, body, call, hello, LOCAL_KEY, usePayloadLoopback } from "./payload-capture.test-support.ts";
 
 /** The payload of the next call, built by the provider's real adapter before anything is sent. */
 
 const loopback = usePayloadLoopback();
 const { proxy } = loopback;
+
+describe("/api/preview has no concurrency limit", () => {
+  it("builds MAX_CONCURRENT_PREVIEWS at once and answers 429 past that, saying which limit", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let building = 0;
+    const registry: ModelRegistry = {
+      ...loopback.registry,
+      endpoint: async (provider, id) => {
+        building++;
+        await held;
+        return loopback.registry.endpoint(provider, id);
+      },
+    };
+    const { port, server } = await proxy({ registry, maxConcurrentPreviews: 2 });
+    try {
+      const ask = () =>
+        sendRequest(port, "/api/preview", {
+          method: "POST",
+          headers: auth,
+          body: body("mirror", "mirror-instant", hello),
+        });
+      const first = [ask(), ask()];
+      await waitFor(() => building === 2);
+      const third = await ask();
+      expect(third.status).toBe(429);
+      expect(third.headers["retry-after"]).toBe("1");
+      expect(JSON.parse(third.body).error).toMatch(/builds 2 concurrently \(MAX_CONCURRENT_PREVIEWS\)/);
+      release();
+      expect((await Promise.all(first)).map((reply) => reply.status)).toEqual([200, 200]);
+      expect((await ask()).status).toBe(200);
+    } finally {
+      server.close();
+    }
+  });
+});
 
 describe("POST /api/preview", () => {
   let port: number;

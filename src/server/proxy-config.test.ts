@@ -102,6 +102,8 @@ describe("the proxy's token", () => {
       maxBodyBytes: 1000,
       maxConcurrentStreams: 4,
     });
+    expect(proxyConfig({}).maxConcurrentPreviews).toBe(2);
+    expect(proxyConfig({ MAX_CONCURRENT_PREVIEWS: "5" }).maxConcurrentPreviews).toBe(5);
   });
 
   it("keeps provider payloads up to 2 MB each, 64 MB in all, for 10 minutes, unless told otherwise", async () => {

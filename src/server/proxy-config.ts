@@ -24,6 +24,7 @@ export interface ProxyConfig {
   tokenFromEnv: boolean;
   maxBodyBytes: number;
   maxConcurrentStreams: number;
+  maxConcurrentPreviews: number;
   upstreamIdleTimeoutMs: number;
   bodyIdleTimeoutMs: number;
   clientReadTimeoutMs: number;
@@ -57,6 +58,7 @@ export function proxyConfig(env: ServerEnv): ProxyConfig {
     tokenFromEnv: Boolean(chosenToken),
     maxBodyBytes: positiveInt(env.MAX_BODY_BYTES) ?? DEFAULT_LIMITS.maxBodyBytes,
     maxConcurrentStreams: positiveInt(env.MAX_CONCURRENT_STREAMS) ?? DEFAULT_LIMITS.maxConcurrentStreams,
+    maxConcurrentPreviews: positiveInt(env.MAX_CONCURRENT_PREVIEWS) ?? DEFAULT_LIMITS.maxConcurrentPreviews,
     upstreamIdleTimeoutMs: positiveInt(env.UPSTREAM_IDLE_TIMEOUT_MS) ?? DEFAULT_LIMITS.upstreamIdleTimeoutMs,
     bodyIdleTimeoutMs: positiveInt(env.BODY_IDLE_TIMEOUT_MS) ?? DEFAULT_LIMITS.bodyIdleTimeoutMs,
     clientReadTimeoutMs: positiveInt(env.CLIENT_READ_TIMEOUT_MS) ?? DEFAULT_LIMITS.clientReadTimeoutMs,
@@ -86,6 +88,7 @@ export function apiOptions(
     allowedOrigins: config.allowedOrigins,
     maxBodyBytes: config.maxBodyBytes,
     maxConcurrentStreams: config.maxConcurrentStreams,
+    maxConcurrentPreviews: config.maxConcurrentPreviews,
     upstreamIdleTimeoutMs: config.upstreamIdleTimeoutMs,
     bodyIdleTimeoutMs: config.bodyIdleTimeoutMs,
     clientReadTimeoutMs: config.clientReadTimeoutMs,
