@@ -49,21 +49,38 @@ export function utf8Bytes(text: string): number {
   return bytes;
 }
 
-/** The longest prefix of `text` whose UTF-8 encoding fits in `limit` bytes; characters are never split. */
+/**
+ * The longest prefix of `text` whose UTF-8 encoding fits in `limit` bytes (characters are never split), as
+ * a string of its own. `text.slice` would not do: V8 makes a slice a view into the whole string, so a kept
+ * 2 MB prefix of an 18 MB payload would hold all 18 MB. Decoding the bytes makes a new string.
+ */
 function utf8Prefix(text: string, limit: number): string {
-  const { read } = new TextEncoder().encodeInto(text, new Uint8Array(Math.max(0, limit)));
-  return text.slice(0, read);
+  const bytes = new Uint8Array(Math.max(0, limit));
+  const { written } = new TextEncoder().encodeInto(text, bytes);
+  return new TextDecoder().decode(bytes.subarray(0, written));
+}
+
+/**
+ * The bytes a string occupies in a JavaScript engine: one per character when every character is Latin-1,
+ * two otherwise (V8 and the others store a string in one width). One non-Latin-1 character in a JSON
+ * payload doubles it, so this, not its UTF-8 length, is what the store counts.
+ */
+export function heldBytes(text: string): number {
+  for (let index = 0; index < text.length; index++) {
+    if (text.charCodeAt(index) > 0xff) return 2 * text.length;
+  }
+  return text.length;
 }
 
 /** The bytes a stored payload occupies in memory, as counted against the store's total. */
 export function storedBytes(payload: StoredPayload): number {
   switch (payload.kept) {
     case "all":
-      return payload.bytes;
+      return heldBytes(payload.json);
     case "truncated":
-      return utf8Bytes(payload.text);
+      return heldBytes(payload.text);
     case "none":
-      return utf8Bytes(payload.reason);
+      return heldBytes(payload.reason);
   }
 }
 
