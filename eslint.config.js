@@ -141,7 +141,7 @@ function layerRules() {
     ["model-view", "models"],
     ["storage"],
     ["agent"],
-    ["sessions", "connection"],
+    ["sessions", "connection", "live"],
     ["ui"],
     ["chat", "inspector", "injection", "examples", "header", "sidebar", "calls", "tree", "anatomy"],
   ];

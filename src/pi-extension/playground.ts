@@ -117,6 +117,7 @@ interface OpenCall {
   thinkingLevel: string | undefined;
   transcript: Captured<unknown> & { json?: string };
   messages: Captured<unknown> & { json?: string };
+  messageSources?: number[];
   payload?: Captured<unknown> & { json?: string };
   requestAt?: number;
   firstTokenAt?: number;
@@ -216,9 +217,14 @@ class LiveLink {
     if (!this.#settings.token) return;
     const model = ctx.model;
     const limit = this.#settings.partBytes;
+    // pi's convertToLlm maps each message on its own (and drops some): converted one by one, the model
+    // view says which transcript message each of its messages came from.
     let converted: string | undefined;
+    let messageSources: number[] | undefined;
     try {
-      converted = JSON.stringify(convertToLlm(messages as Parameters<typeof convertToLlm>[0]));
+      const each = (messages as Parameters<typeof convertToLlm>[0]).map((message) => convertToLlm([message]));
+      converted = JSON.stringify(each.flat());
+      messageSources = each.flatMap((out, index) => out.map(() => index));
     } catch {
       converted = undefined;
     }
@@ -232,6 +238,7 @@ class LiveLink {
       thinkingLevel: ctx.thinkingLevel,
       transcript: captured(JSON.stringify(messages), limit),
       messages: captured(converted, limit),
+      ...(messageSources ? { messageSources } : {}),
     };
   }
 
@@ -503,6 +510,7 @@ class LiveLink {
         ...(replyEntryId ? { replyEntryId } : {}),
         transcript: capturedJson(open.transcript, raw) as Captured<unknown[]>,
         messages: capturedJson(open.messages, raw) as Captured<unknown[]>,
+        ...(open.messageSources ? { messageSources: open.messageSources } : {}),
         payload: open.payload
           ? capturedJson(open.payload, raw)
           : { kept: "none", bytes: 0, reason: "the call ended before pi built its request" },

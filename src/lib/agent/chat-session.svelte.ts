@@ -161,6 +161,7 @@ export class ChatSession {
       recorder: this.#recorder,
       lock,
       agent: this.#agent,
+      readOnly: () => this.live,
     });
     this.#delivery = this.#runs.delivery;
     this.branches = new SessionBranches({ transcript, runs: this.#runs });
@@ -240,6 +241,13 @@ export class ChatSession {
   }
   get running(): boolean {
     return this.#runs.running;
+  }
+  /**
+   * Why this session is read-only here, while a live pi coding agent writes its facts; undefined for an
+   * ordinary session (a live one becomes one when pi exits).
+   */
+  get live(): string | undefined {
+    return this.#deps.live?.(this.id);
   }
   /** Another tab is running this session; this one shows its writes but does not start its own. */
   get runningElsewhere(): boolean {

@@ -28,6 +28,8 @@ export interface RunHost {
   lock: TabLock;
   /** pi's Agent, wired to the session: what the runs run. */
   agent: SessionAgent;
+  /** Why this session takes no runs or changes from the page (a live pi writes its facts), if it does not. */
+  readOnly?: () => string | undefined;
 }
 
 const RUNNING_ELSEWHERE =
@@ -211,6 +213,11 @@ export class RunController {
   /** Run a turn under the session's lock; false when it could not start (another tab runs the session). */
   async #run(start: (agent: Agent) => Promise<void>): Promise<boolean> {
     if (this.#running) return false;
+    const readOnly = this.#host.readOnly?.();
+    if (readOnly) {
+      this.#notice(readOnly);
+      return false;
+    }
     if (this.#host.replica.runningElsewhere) {
       this.#notice(RUNNING_ELSEWHERE);
       return false;
@@ -260,6 +267,11 @@ export class RunController {
 
   /** Idle changes take the session's lock too, so two tabs never interleave writes into one session. */
   async whileIdle(change: () => void | Promise<void>): Promise<void> {
+    const readOnly = this.#host.readOnly?.();
+    if (readOnly) {
+      this.#notice(readOnly);
+      return;
+    }
     try {
       const outcome = await this.#host.lock.run(async () => {
         await this.#catchUp();

@@ -31,4 +31,9 @@ export interface SessionDeps {
   onStorageStatus?: (session: StoringSession, status: WriterStatus) => void;
   /** The page's choices for model calls (pause before each, Mirror's pace); defaults when absent. */
   preferences?: CallPreferences;
+  /**
+   * Why a session is read-only in the page, if it is: a live pi coding agent writes its facts. Read
+   * reactively, so the session follows when pi connects or goes.
+   */
+  live?: (sessionId: string) => string | undefined;
 }

@@ -116,6 +116,15 @@ export class ProxyConnection implements StreamRouter {
     return this.#options.page.origin;
   }
 
+  /**
+   * The proxy in use and the token it took, for the other things it serves the page (live pi sessions);
+   * undefined while the offline models answer in the page.
+   */
+  get access(): { url: string; token: string } | undefined {
+    const endpoint = this.#endpoint;
+    return endpoint ? { url: endpoint.url, token: this.#token } : undefined;
+  }
+
   /** Run `listener` once the first look is done, and again whenever requests start going elsewhere. */
   watch(listener: () => unknown): Promise<void> {
     this.#listeners.push(listener);

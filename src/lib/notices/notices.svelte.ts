@@ -3,7 +3,8 @@ import { createContext } from "svelte";
 export type Severity = "info" | "warning" | "error";
 
 /** Where a notice comes from, so one part of the app can clear its own without touching others'. */
-export type NoticeSource = "storage" | "session" | "sessions" | "models" | "tabs" | "proxy" | "import";
+export type NoticeSource =
+  "storage" | "session" | "sessions" | "models" | "tabs" | "proxy" | "import" | "live";
 
 export interface NoticeAction {
   label: string;

@@ -47,6 +47,19 @@ describe("reading a session tree", () => {
     ]);
   });
 
+  it("reads the next entries of a live session against those it has: their parents are there", () => {
+    const read = readSessionTree(lines(message("c", "b"), message("d", "c"), message("x", "gone")), {
+      knownIds: new Set(["a", "b"]),
+    });
+    expect(read.entries.map((entry) => [entry.id, entry.parentId])).toEqual([
+      ["c", "b"],
+      ["d", "c"],
+      ["x", null],
+    ]);
+    expect(formatProblems(read.problems)).toMatch(/its parent gone is not in the file/);
+    expect(read.problems).toHaveLength(1);
+  });
+
   it("a missing parent: the entry and everything below it become a conversation of their own", () => {
     const read = readSessionTree(
       lines(message("a", null), message("b", "a"), message("c", "gone"), message("d", "c")),

@@ -79,7 +79,17 @@ function withParent(entry: SessionEntry, parentId: string | null): SessionEntry 
  * `leafIsLast`: the file keeps no leaf of its own, so the session continues from its last entry (pi's
  * files); a problem on the last line then says where the session continues instead.
  */
-export function readSessionTree(raws: readonly RawEntry[], { leafIsLast = true } = {}): TreeRead {
+export function readSessionTree(
+  raws: readonly RawEntry[],
+  {
+    leafIsLast = true,
+    knownIds,
+  }: {
+    leafIsLast?: boolean;
+    /** Entries already read (a live session's earlier ones): parents among them are in the tree. */
+    knownIds?: ReadonlySet<string>;
+  } = {},
+): TreeRead {
   const problems: ImportProblem[] = [];
   const report = (raw: RawEntry, message: string, entryId?: string) =>
     problems.push({
@@ -185,7 +195,7 @@ export function readSessionTree(raws: readonly RawEntry[], { leafIsLast = true }
   const orphans: { item: Read; missing: string }[] = [];
   for (const item of kept) {
     const parentId = item.entry.parentId;
-    if (parentId !== null && !byId.has(parentId)) {
+    if (parentId !== null && !byId.has(parentId) && !knownIds?.has(parentId)) {
       orphans.push({ item, missing: parentId });
       item.entry = withParent(item.entry, null);
     }

@@ -23,6 +23,7 @@ import type { ExportKind } from "./export-format.ts";
 import type { ParsedImport } from "./parsed-import.ts";
 import { SessionList } from "./session-list.svelte.ts";
 import { StorageHealth } from "./storage-health.svelte.ts";
+import { LiveSessions } from "../live/live-sessions.svelte.ts";
 
 const CURRENT_KEY = "pi-playground:current-session";
 
@@ -46,6 +47,8 @@ export class Workspace {
   readonly connection: ProxyConnection;
   /** Pause before each model call, and the offline models' pace: for every session of this page. */
   readonly callPreferences = new CallPreferences();
+  /** The pi coding agents connected to this playground, recorded as sessions while they run. */
+  readonly live: LiveSessions;
   readonly #deps: SessionDeps;
   readonly #channel: TabChannel;
   #current = $state.raw<ChatSession | undefined>(undefined);
@@ -62,6 +65,13 @@ export class Workspace {
     this.health = health;
     this.list = new SessionList({ store, channel: this.#channel, notices });
     this.connection = ProxyConnection.forPage(origin);
+    this.live = new LiveSessions({
+      access: () => this.connection.access,
+      refused: () => void this.connection.reconnect(),
+      store,
+      notices,
+      hasModel: (ref) => this.catalog.find(ref) !== undefined,
+    });
     this.#deps = {
       store,
       catalog: this.catalog,
@@ -73,6 +83,7 @@ export class Workspace {
       onStored: (meta) => this.list.upsert(meta),
       onStorageStatus: (session, status) => void this.#reportUnsaved(session, status),
       preferences: this.callPreferences,
+      live: (sessionId) => this.live.readOnlyReason(sessionId),
     };
     this.#deps.locks.holdTab(this.#deps.tabId);
     this.#channel.subscribe((message) => void this.#onSync(message));
@@ -113,6 +124,8 @@ export class Workspace {
       locks: new SessionLocks(),
     });
     const catalogLoaded = workspace.connection.watch(() => workspace.catalog.load(workspace.connection));
+    // Live pi sessions come from the page's server: read again whenever the page uses another.
+    void workspace.connection.watch(() => workspace.live.start());
     await workspace.list.refresh();
     const requested = readCurrentId();
     const known = workspace.list.find(requested ?? "") ?? workspace.list.sessions[0];

@@ -139,6 +139,16 @@ export interface CallBodyRecord {
   payload: Captured<unknown>;
   /** Where that provider takes requests (keys as `$ENV_VAR`), as the proxy reported it; absent offline. */
   endpoint?: ProviderEndpoint;
+  /** Set on a call a live pi coding agent made: what its hooks saw besides the model view. */
+  pi?: PiCallLayer;
+}
+
+/** A live pi's call as its extension recorded it from pi's hooks. */
+export interface PiCallLayer {
+  /** The transcript pi sent, as its `context_with_system` hook saw it (after the `context` handlers). */
+  transcript: Captured<AgentMessage[]>;
+  /** The provider's answer: its status and the headers that matter (rate limits, request ids). */
+  response?: { status: number; headers: Record<string, string> };
 }
 
 /** The assistant message that was streaming when the page last saved it; restored as interrupted. */

@@ -84,6 +84,11 @@ function captured<T>(value: unknown, where: string, list = false): Captured<T> {
   }
 }
 
+function indices(value: unknown, where: string): number[] {
+  if (!Array.isArray(value)) fail(`${where} must be a list`);
+  return value.map((item, index) => number(item, `${where}[${index}]`));
+}
+
 function headers(value: unknown, where: string): Record<string, string> {
   const fields = object(value, where);
   const out: Record<string, string> = {};
@@ -111,6 +116,9 @@ function call(value: unknown, where: string): LiveCall {
       : {}),
     transcript: captured<unknown[]>(fields.transcript, `${where}.transcript`, true),
     messages: captured<unknown[]>(fields.messages, `${where}.messages`, true),
+    ...(fields.messageSources !== undefined
+      ? { messageSources: indices(fields.messageSources, `${where}.messageSources`) }
+      : {}),
     payload: captured<unknown>(fields.payload, `${where}.payload`),
     ...(response
       ? {

@@ -398,7 +398,7 @@ export class LiveHub {
       if (connection.commands.size > 0 || connection.status.state === "ended") return;
       clearTimeout(connection.goneTimer);
       connection.goneTimer = setTimeout(() => {
-        if (connection.commands.size === 0) this.#end(connection, "pi disconnected");
+        if (connection.commands.size === 0) this.#end(connection, "its connection closed");
       }, GONE_GRACE_MS);
       connection.goneTimer.unref();
     };

@@ -590,7 +590,7 @@ describe("control", () => {
       return current?.status.state === "ended" ? current : undefined;
     });
     expect(read?.status.state).toBe("ended");
-    expect(read?.status.endedReason).toBe("pi disconnected");
+    expect(read?.status.endedReason).toBe("its connection closed");
     expect(read?.entries).toHaveLength(1);
   });
 });

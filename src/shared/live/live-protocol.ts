@@ -51,6 +51,8 @@ export interface LiveCall {
   transcript: Captured<unknown[]>;
   /** That transcript through pi's own `convertToLlm`: the model view as sent (Message[]). */
   messages: Captured<unknown[]>;
+  /** For each of those messages, the transcript message it was converted from (by position). */
+  messageSources?: number[];
   /** The exact provider payload, as `before_provider_request` saw it. */
   payload: Captured<unknown>;
   response?: LiveResponse;
