@@ -5,7 +5,7 @@ import type { CallBodyRecord } from "../storage/records.ts";
 
 /** What the call detail shows of a call besides its header: one tab per layer, and ways to compare them. */
 
-export type CallTab = "sent" | "provider" | "payload" | "layers" | "diff" | "code";
+export type CallTab = "pi" | "sent" | "provider" | "payload" | "layers" | "diff" | "code";
 
 export const CALL_TABS: readonly { id: CallTab; label: string }[] = [
   { id: "sent", label: "Model view as sent" },
@@ -15,6 +15,13 @@ export const CALL_TABS: readonly { id: CallTab; label: string }[] = [
   { id: "diff", label: "Diff with previous call" },
   { id: "code", label: "As code" },
 ];
+
+/** A live pi's call has one layer more, first: pi's own transcript, held against the session's entries. */
+export const PI_TAB: { id: CallTab; label: string } = { id: "pi", label: "pi's transcript" };
+
+export function callTabs(body: CallBodyRecord | undefined): readonly { id: CallTab; label: string }[] {
+  return body?.pi ? [PI_TAB, ...CALL_TABS] : CALL_TABS;
+}
 
 /**
  * The messages a call sent, when its body kept them whole: the provider view, the diff and the code are
