@@ -2,7 +2,6 @@ import { defineConfig } from "@playwright/test";
 import {
   FAKE_OPENAI_KEY,
   FIXTURE_PORT,
-  LIVE_TOKEN,
   OTHER_STATIC_PORT,
   PORT,
   PROXY_PORT,
@@ -54,7 +53,6 @@ export default defineConfig({
         OPENAI_API_KEY: FAKE_OPENAI_KEY,
         // A deliberately short key for the local server, which its echo model sends back as reply text.
         LOCAL_OPENAI_API_KEY: "e2k",
-        PI_PLAYGROUND_TOKEN: LIVE_TOKEN,
       },
     },
     {

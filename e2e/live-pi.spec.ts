@@ -5,18 +5,20 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import type { LiveConnectionState } from "../src/shared/live/live-protocol.ts";
 import { startFixtureServer, type Fixture } from "./fixtures/openai-fixture-server.mjs";
 import { CONTEXT_DUMP_EXTENSION, PiProcess, piWorld, type PiWorld } from "./fixtures/pi-process.ts";
-import { LIVE_TOKEN, PI_FIXTURE_PORT, PORT } from "./ports.ts";
+import { startPlayground, type PlaygroundServer } from "./fixtures/playground-server.ts";
+import { LATE_PLAYGROUND_PORT, LIVE_TOKEN, PI_FIXTURE_PORT } from "./ports.ts";
 import { expect, expectAccessible, lastReply, openPlayground, test } from "./support.ts";
 
 /**
  * A real pi coding agent (the pinned CLI, on a Node 22 from the registry, offline against a loopback
- * fixture) with the playground's extension, streaming its session to the playground as it works.
+ * fixture) with the playground's extension, streaming its session to the playground as it works. Each
+ * journey has a playground of its own, so the sessions its pi leaves on the server reach no other journey.
  */
-
-const BASE = `http://127.0.0.1:${PORT}`;
 
 let fixture: Fixture;
 let world: PiWorld;
+let playground: PlaygroundServer;
+let BASE: string;
 
 test.beforeAll(async () => {
   fixture = await startFixtureServer(PI_FIXTURE_PORT);
@@ -26,12 +28,17 @@ test.afterAll(async () => {
   await fixture.close();
 });
 
-test.beforeEach(() => {
+test.beforeEach(async () => {
   fixture.requests.length = 0;
   world = piWorld(fixture.port);
+  playground = await startPlayground(LATE_PLAYGROUND_PORT, { PI_PLAYGROUND_TOKEN: LIVE_TOKEN });
+  BASE = playground.url;
 });
 
-test.afterEach(() => {
+test.afterEach(async ({ page }) => {
+  // The page first: its live stream would otherwise be cut mid-chunk, which the browser reports as an error.
+  await page.goto("about:blank");
+  await playground.stop();
   world.remove();
 });
 
@@ -162,7 +169,7 @@ test("a live pi in the page: its facts as they come, its calls with pi's transcr
   page,
 }) => {
   test.setTimeout(180_000);
-  await openPlayground(page);
+  await openPlayground(page, BASE);
   const dump = join(world.cwd, "..", "context-dump.jsonl");
   const pi = new PiProcess({
     world,
