@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { LiveCall } from "../../shared/live/live-protocol.ts";
 import { piMessages, piSession } from "../model-view/pi-sessions.test-support.ts";
 import type { SessionEntry } from "../messages/entries.ts";
-import { alignTranscript, canonicalJson, liveCallRecord, liveSessionId, liveTitle } from "./live-record.ts";
+import { alignTranscript, canonicalJson, liveCallRecord, liveTitle } from "./live-record.ts";
+import { liveSessionId } from "./live-session-id.ts";
 
 /**
  * A live pi's session and calls as the page records them, checked against pi's own code: a session built

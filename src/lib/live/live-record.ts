@@ -13,11 +13,6 @@ import { contentText } from "@earendil-works/pi-ai";
  * records like the page's own, with pi's transcript beside the model view.
  */
 
-/** The stored session a live pi session is recorded in: one per pi session, whichever pi process runs it. */
-export function liveSessionId(header: Record<string, unknown>): string {
-  return `pi-${String(header.id)}`;
-}
-
 const NAME_LENGTH = 48;
 
 /** "pi · <folder> · <session name>": pi's name for the session, else its first prompt, as pi lists it. */

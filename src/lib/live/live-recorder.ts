@@ -15,7 +15,8 @@ import type { SyncMessage } from "../storage/tab-sync.ts";
 import { settingsFromPath } from "../sessions/import-session.ts";
 import { readPiSession } from "../sessions/pi-session-file.ts";
 import { readSessionTree, type RawEntry } from "../sessions/session-tree-read.ts";
-import { liveCallRecord, liveSessionId, liveTitle } from "./live-record.ts";
+import { liveCallRecord, liveTitle } from "./live-record.ts";
+import { liveSessionId } from "./live-session-id.ts";
 
 export interface LiveRecorderHost {
   store: SessionStore;
