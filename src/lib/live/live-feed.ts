@@ -22,7 +22,8 @@ export interface LiveFeedHost {
   hasModel: (ref: ModelRef) => boolean;
   /** The connections as they stand now (the page's state is written here and nowhere else). */
   connections: (connections: readonly LiveConnectionSummary[]) => void;
-  state: (state: ChannelState) => void;
+  /** Whether the page reads the server's live sessions right now. */
+  state?: (state: ChannelState) => void;
   locks?: LockManager | undefined;
   fetch?: typeof fetch;
 }
@@ -50,7 +51,7 @@ export class LiveFeed {
     this.#channel = new LiveChannel({
       access: host.access,
       update: (update) => this.#update(update),
-      state: host.state,
+      ...(host.state ? { state: host.state } : {}),
       refused: host.refused,
       ...(host.fetch ? { fetch: host.fetch } : {}),
     });

@@ -3,11 +3,10 @@ import type {
   LiveConnectInfo,
   LiveConnectionSummary,
 } from "../../shared/live/live-protocol.ts";
-import type { ChannelState } from "./live-channel.ts";
 import type { LiveFeed, LiveFeedHost } from "./live-feed.ts";
 import { liveSessionId } from "./live-session-id.ts";
 
-export type LiveSessionsHost = Omit<LiveFeedHost, "connections" | "state">;
+export type LiveSessionsHost = Omit<LiveFeedHost, "connections">;
 
 /**
  * The running pi coding agents connected to this playground, as the page knows them: each connection's
@@ -19,7 +18,6 @@ export class LiveSessions {
   readonly #host: LiveSessionsHost;
   #feed: Promise<LiveFeed> | undefined;
   #connections = $state.raw<readonly LiveConnectionSummary[]>([]);
-  #state = $state<ChannelState>("off");
 
   constructor(host: LiveSessionsHost) {
     this.#host = host;
@@ -30,17 +28,8 @@ export class LiveSessions {
     void this.#loadFeed().then((feed) => feed.start());
   }
 
-  stop(): void {
-    void this.#feed?.then((feed) => feed.stop());
-  }
-
   get connections(): readonly LiveConnectionSummary[] {
     return this.#connections;
-  }
-
-  /** Whether the page is reading the server's live sessions right now. */
-  get channelState(): ChannelState {
-    return this.#state;
   }
 
   /** The connection a stored session is recorded from: a live one first, else the last that ended. */
@@ -53,7 +42,7 @@ export class LiveSessions {
   readOnlyReason(sessionId: string): string | undefined {
     const connection = this.connectionOf(sessionId);
     if (connection?.status.state !== "connected") return undefined;
-    return `This session is live: pi coding agent (in ${connection.about.cwd}) writes its facts, and the page shows them as they come. It becomes an ordinary session when pi exits.`;
+    return "This session is live: a pi coding agent writes its facts. It becomes an ordinary session when pi exits.";
   }
 
   /** The command that connects a pi to this playground (for "Connect pi"). */
@@ -72,7 +61,6 @@ export class LiveSessions {
         new LiveFeed({
           ...this.#host,
           connections: (connections) => (this.#connections = connections),
-          state: (state) => (this.#state = state),
         }),
     );
     // A chunk that failed to load (the server restarting) is loaded again on the next use.
