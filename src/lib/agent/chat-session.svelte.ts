@@ -22,7 +22,7 @@ import { CallLog } from "./recording/call-log.svelte.ts";
 import type { CallRecorder } from "./recording/call-recorder.ts";
 import type { Delivery, MessageDelivery } from "./message-delivery.ts";
 import type { RunController } from "./run-controller.svelte.ts";
-import { SessionAgent, type LastRequest, type NextCallPreview } from "./session-agent.svelte.ts";
+import type { LastRequest, NextCallPreview, SessionAgent } from "./session-agent.svelte.ts";
 import type { SessionBranches } from "./session-branches.svelte.ts";
 import type { SessionRuntime } from "./session-runtime.ts";
 import { SessionSettingsState } from "./session-settings.svelte.ts";
@@ -81,7 +81,7 @@ export class ChatSession {
     deps: SessionDeps,
     meta: SessionMeta,
     stored: { records: readonly EntryRecord[]; meta: SessionMeta | undefined },
-    { CallRecorder, RunController, SessionBranches }: SessionRuntime,
+    { CallRecorder, RunController, SessionAgent, SessionBranches }: SessionRuntime,
   ) {
     this.#deps = deps;
     this.id = meta.id;
