@@ -3,6 +3,7 @@ import svelte from "eslint-plugin-svelte";
 import globals from "globals";
 import ts from "typescript-eslint";
 import svelteConfig from "./svelte.config.js";
+import { LAYERS } from "./scripts/layers.mjs";
 
 export default ts.config(
   {
@@ -129,22 +130,8 @@ export default ts.config(
   },
 );
 
-/**
- * The browser code's layers, lowest first: a folder may import its own layer and those below, never one
- * above, and the feature UI folders (the last layer) never import each other. So dependencies point one way
- * (messages → model-view → storage → agent → sessions → UI) and no two folders import each other.
- */
 function layerRules() {
-  const layers = [
-    ["notices"],
-    ["messages"],
-    ["model-view", "models"],
-    ["storage"],
-    ["agent"],
-    ["sessions", "connection", "live"],
-    ["ui"],
-    ["chat", "inspector", "injection", "examples", "header", "sidebar", "calls", "tree", "anatomy"],
-  ];
+  const layers = LAYERS;
   const features = layers.at(-1);
   const server = { group: ["**/server/**"], message: "Browser code must not import server code." };
   const configs = layers.flatMap((folders, rank) =>
@@ -152,6 +139,7 @@ function layerRules() {
       const above = layers.slice(rank + 1).flat();
       const siblings = folders === features ? features.filter((other) => other !== folder) : [];
       const forbidden = [...above, ...siblings];
+      const message = `src/lib/${folder} may import only its own layer and those below it (see layerRules in eslint.config.js).`;
       return {
         files: [`src/lib/${folder}/**`],
         rules: {
@@ -161,12 +149,7 @@ function layerRules() {
               patterns: [
                 server,
                 ...(forbidden.length > 0
-                  ? [
-                      {
-                        group: forbidden.map((name) => `**/${name}/**`),
-                        message: `src/lib/${folder} may import only its own layer and those below it (see layerRules in eslint.config.js).`,
-                      },
-                    ]
+                  ? [{ group: forbidden.map((name) => `**/${name}/**`), message }]
                   : []),
               ],
             },

@@ -4,7 +4,7 @@ import App from "./App.svelte";
 import { Workspace } from "./lib/sessions/workspace.svelte.ts";
 import { IdbSessionStore } from "./lib/storage/idb-store.ts";
 import { storageLimits } from "./lib/storage/storage-limits.ts";
-import { showStartup } from "./lib/ui/startup.ts";
+import { showStartup } from "./lib/sessions/startup.ts";
 
 const target = document.getElementById("app");
 if (!target) throw new Error("The page has no #app element.");

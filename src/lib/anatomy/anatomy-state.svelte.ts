@@ -4,7 +4,7 @@ import type { SessionEntry } from "../messages/entries.ts";
 import type { ModelView } from "../model-view/project.ts";
 import { factOf, type SessionProjection } from "../model-view/session-projection.ts";
 import type { SessionMeta } from "../storage/records.ts";
-import { preview, roleBadge } from "../ui/preview.ts";
+import { preview, roleBadge } from "../messages/preview.ts";
 import { compose, type Composition, type MessageSource } from "./composition.ts";
 import { findings, type Finding } from "./findings.ts";
 import { toLhar, type LharBody, type LharCreator, type LharDocument } from "./lhar.ts";

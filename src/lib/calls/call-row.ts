@@ -1,7 +1,7 @@
 import { callTokens } from "../agent/recording/call-tokens.ts";
 import type { CallRecord } from "../storage/records.ts";
 import { formatTime } from "../ui/format.ts";
-import { usageLine } from "../ui/usage-text.ts";
+import { usageLine } from "../models/usage-text.ts";
 
 export function formatDuration(ms: number): string {
   return ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(ms < 10_000 ? 2 : 1)} s`;

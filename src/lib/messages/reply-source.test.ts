@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createInjectedAssistantMessage } from "../messages/factories.ts";
+import { createInjectedAssistantMessage } from "./factories.ts";
 import { replySource } from "./reply-source.ts";
 
 describe("reply source", () => {

@@ -1,4 +1,4 @@
-import { MAX_NESTING_DEPTH } from "../messages/nesting.ts";
+import { MAX_NESTING_DEPTH } from "./nesting-limit.ts";
 
 export interface JsonDisplayOptions {
   /** Spaces per level; 0 writes one line, as `JSON.stringify(value)` does. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TokenCounts } from "../models/usage.ts";
+import type { TokenCounts } from "./usage.ts";
 import { usageLine, usageParts } from "./usage-text.ts";
 
 const counts = (change: Partial<TokenCounts> = {}): TokenCounts => ({

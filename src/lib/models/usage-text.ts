@@ -1,5 +1,5 @@
-import type { TokenCounts } from "../models/usage.ts";
-import { formatCost, formatTokens } from "./format.ts";
+import type { TokenCounts } from "./usage.ts";
+import { formatCost, formatTokens } from "../ui/format.ts";
 
 /**
  * The one way token numbers are written: the session total in the header, each reply's usage line and

@@ -7,7 +7,7 @@ import {
   createBashExecution,
   createCustomMessage,
   createUserMessage,
-} from "../messages/factories.ts";
+} from "./factories.ts";
 import { factRowLabel, modelRowLabel, preview, roleBadge } from "./preview.ts";
 
 describe("preview", () => {

@@ -3,7 +3,7 @@ import { zeroUsage } from "../../shared/usage.ts";
 import { CallLog } from "../agent/recording/call-log.svelte.ts";
 import { MemorySessionStore } from "../storage/memory-store.ts";
 import type { NewCall } from "../storage/records.ts";
-import { CallSelection } from "./call-selection.svelte.ts";
+import { InspectorNavigation } from "./inspector-navigation.svelte.ts";
 import { testSessionMeta } from "../storage/session-meta.test-support.ts";
 
 function newCall(replyEntryId: string | undefined): NewCall {
@@ -40,7 +40,7 @@ async function logWithReplies(...replies: (string | undefined)[]) {
 describe("the call selection shared by the chat and the inspector", () => {
   it("opens the calls view on the call that produced a reply, once the calls are read", async () => {
     const log = await logWithReplies("r1", undefined, "r3");
-    const selection = new CallSelection(() => log);
+    const selection = new InspectorNavigation(() => log);
     expect(selection.view).toBe("facts");
 
     selection.showReply("r3");
@@ -55,7 +55,7 @@ describe("the call selection shared by the chat and the inspector", () => {
   it("says when no recorded call produced the reply", async () => {
     const log = await logWithReplies("r1");
     await log.load();
-    const selection = new CallSelection(() => log);
+    const selection = new InspectorNavigation(() => log);
     selection.showReply("older");
     expect(selection.selected).toBeUndefined();
     expect(selection.replyUnrecorded).toBe(true);
@@ -64,7 +64,7 @@ describe("the call selection shared by the chat and the inspector", () => {
   it("a call chosen in the list replaces the question or the preview, and asking again scrolls again", async () => {
     const log = await logWithReplies("r1", "r2");
     await log.load();
-    const selection = new CallSelection(() => log);
+    const selection = new InspectorNavigation(() => log);
     selection.showReply("r1");
     const first = selection.revealNonce;
     selection.showReply("r1");

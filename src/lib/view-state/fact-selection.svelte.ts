@@ -3,8 +3,8 @@ import type { ModelView } from "../model-view/project.ts";
 
 export type Selection = { side: "fact" | "model"; index: number } | undefined;
 
-export type { Reveal } from "./reveal.ts";
-import type { Reveal } from "./reveal.ts";
+export type { Reveal } from "../ui/reveal.ts";
+import type { Reveal } from "../ui/reveal.ts";
 
 /**
  * Which fact or model message is selected, shared by the chat and the inspector. The counterpart on the

@@ -1,5 +1,5 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { formatJsonBounded } from "./bounded-json.ts";
+import { formatJsonBounded } from "../ui/bounded-json.ts";
 
 /** Badge text for a fact: its role, or for custom messages their custom type too. */
 export function roleBadge(message: AgentMessage): string {

@@ -12,7 +12,7 @@ type Chosen = { seq: number } | { replyEntryId: string; nonce: number } | { prev
  * "What the model saw" on a reply opens the calls view on the call that produced it. The call is found by
  * the reply's entry once the calls are read, so asking works before the calls view has ever been opened.
  */
-export class CallSelection {
+export class InspectorNavigation {
   readonly #log: () => CallLog;
   #view = $state<InspectorView>("facts");
   #chosen = $state.raw<Chosen | undefined>(undefined);
@@ -99,4 +99,4 @@ export class CallSelection {
   }
 }
 
-export const [getCallSelection, setCallSelection] = createContext<CallSelection>();
+export const [getInspectorNavigation, setInspectorNavigation] = createContext<InspectorNavigation>();

@@ -1,0 +1,2 @@
+/** The browser code's layers, lowest first (see layers.mjs). */
+export const LAYERS: readonly (readonly string[])[];
