@@ -134,12 +134,14 @@ function layerRules() {
   const layers = LAYERS;
   const features = layers.at(-1);
   const server = { group: ["**/server/**"], message: "Browser code must not import server code." };
+  const serverSource = String.raw`/(^|\/)server\//`;
   const configs = layers.flatMap((folders, rank) =>
     folders.map((folder) => {
       const above = layers.slice(rank + 1).flat();
       const siblings = folders === features ? features.filter((other) => other !== folder) : [];
       const forbidden = [...above, ...siblings];
       const message = `src/lib/${folder} may import only its own layer and those below it (see layerRules in eslint.config.js).`;
+      const forbiddenSource = String.raw`/(^|\/)(${forbidden.join("|")})\//`;
       return {
         files: [`src/lib/${folder}/**`],
         rules: {
@@ -154,6 +156,11 @@ function layerRules() {
               ],
             },
           ],
+          "no-restricted-syntax": [
+            "error",
+            ...dynamicImportRules(serverSource, server.message),
+            ...(forbidden.length > 0 ? dynamicImportRules(forbiddenSource, message) : []),
+          ],
         },
       };
     }),
@@ -161,8 +168,25 @@ function layerRules() {
   return [
     {
       files: ["src/lib/**", "src/*.ts", "src/*.svelte"],
-      rules: { "no-restricted-imports": ["error", { patterns: [server] }] },
+      rules: {
+        "no-restricted-imports": ["error", { patterns: [server] }],
+        "no-restricted-syntax": ["error", ...dynamicImportRules(serverSource, server.message)],
+      },
     },
     ...configs,
+  ];
+}
+
+/** A dynamic import and a type's `typeof import()` whose path matches `source` (an esquery regular expression). */
+function dynamicImportRules(source, message) {
+  return [
+    {
+      selector: `ImportExpression[source.value=${source}]`,
+      message: `${message} (a dynamic import counts too)`,
+    },
+    {
+      selector: `TSImportType[source.value=${source}]`,
+      message: `${message} (a type's import() counts too)`,
+    },
   ];
 }
