@@ -239,3 +239,39 @@ test("a file with values pi reads though its types do not have them imports as p
   await expect(block).toContainText("https://example.com/parser");
   await expectAccessible(page, "a reply with a block of another type");
 });
+
+test("a fact of a role nobody here defined imports as it is, and the chat and the inspector show it as JSON", async ({
+  page,
+}) => {
+  const values = readText(files.branched)
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const last = values.at(-1) as { id: string; timestamp: string };
+  // As a live pi's extension may add it to a session: a role of its own, with a custom type.
+  values.push({
+    type: "message",
+    id: "artifact1",
+    parentId: last.id,
+    timestamp: last.timestamp,
+    message: { role: "artifact", customType: "plan", steps: ["read", "write"], timestamp: 1 },
+  });
+  await openPlayground(page);
+  await importFile(page, "artifact.jsonl", values.map((value) => JSON.stringify(value)).join("\n"));
+  await expect(page.getByRole("status").filter({ hasText: "Imported “Parser work”" })).toBeVisible();
+
+  const shown = page.getByRole("region", {
+    name: "Message of a role the playground does not know: artifact:plan",
+  });
+  await expect(shown).toContainText("never sent to the model");
+  await expect(shown.locator("pre")).toContainText('"steps": [');
+  await expect(shown.locator("pre")).toContainText('"customType": "plan"');
+  await expectAccessible(page, "a fact of a role nobody defined");
+
+  // The inspector lists it with its role and what it holds; it is never sent.
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  const row = page
+    .getByRole("region", { name: "Session facts" })
+    .getByRole("option", { name: /artifact:plan/ });
+  await expect(row).toContainText('"steps":["read","write"]');
+});

@@ -1,3 +1,4 @@
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { describe, expect, it } from "vitest";
 import { createBashExecution, createNotification, createUserMessage } from "../messages/factories.ts";
 import { zeroUsage } from "../../shared/usage.ts";
@@ -50,5 +51,10 @@ describe("copied text of a chat message", () => {
         timestamp: 2,
       }),
     ).toBe("here\n\n[video block]");
+  });
+
+  it("is a fact of a role nobody defined as its JSON, all of it", () => {
+    const artifact = { role: "artifact", customType: "plan", steps: ["a", "b"], timestamp: 5 };
+    expect(JSON.parse(copyText(artifact as unknown as AgentMessage))).toEqual(artifact);
   });
 });

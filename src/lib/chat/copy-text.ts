@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { contentParts, otherBlockLabel, partText } from "../messages/content.ts";
+import { formatJson } from "../ui/format.ts";
 
 /** The text a person expects on the clipboard when copying a chat message: what the message says. */
 export function copyText(message: AgentMessage): string {
@@ -31,5 +32,10 @@ export function copyText(message: AgentMessage): string {
       return [message.action, message.subject].filter(Boolean).join("\n");
     case "progress":
       return message.text;
+    default: {
+      // A role nobody here defined: all of it, as the chat shows it.
+      const unknownRole: object = message;
+      return formatJson(unknownRole);
+    }
   }
 }

@@ -51,6 +51,22 @@ describe("preview", () => {
   it("names custom messages by their type", () => {
     expect(roleBadge(createCustomMessage("reminder", "x", true))).toBe("custom:reminder");
   });
+
+  it("shows a fact of a role nobody defined as its JSON, named by its role and custom type", () => {
+    // As a live pi's extension may bring it: a role of its own, and a custom type.
+    const artifact = {
+      role: "artifact",
+      customType: "plan",
+      title: "Refactor\nplan",
+      timestamp: 5,
+    } as unknown as AgentMessage;
+    expect(roleBadge(artifact)).toBe("artifact:plan");
+    expect(preview(artifact)).toBe(
+      '{"role":"artifact","customType":"plan","title":"Refactor\\nplan","timestamp":5}',
+    );
+    const bare = { role: "artifact", timestamp: 5 } as unknown as AgentMessage;
+    expect(roleBadge(bare)).toBe("artifact");
+  });
 });
 
 describe("row names", () => {

@@ -1,9 +1,23 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { formatJsonBounded } from "../ui/bounded-json.ts";
+import { CUSTOM_ROLES, LLM_ROLES } from "./types.ts";
 
-/** Badge text for a fact: its role, or for custom messages their custom type too. */
+const KNOWN: ReadonlySet<string> = new Set([...LLM_ROLES, ...CUSTOM_ROLES]);
+
+/** Badge text for a fact: its role, or for custom messages (and others that name one) their custom type too. */
 export function roleBadge(message: AgentMessage): string {
-  return message.role === "custom" ? `custom:${message.customType}` : message.role;
+  if (message.role === "custom") return `custom:${message.customType}`;
+  return KNOWN.has(message.role) ? message.role : unknownFactLabel(message);
+}
+
+/**
+ * What a fact of a role nobody here defined is called: its role, and the custom type it names if it has
+ * one (a live pi's extension, a later pi or a file may bring such facts; they are shown, never dropped).
+ */
+export function unknownFactLabel(message: object): string {
+  const fields = message as { role?: unknown; customType?: unknown };
+  const role = typeof fields.role === "string" && fields.role !== "" ? fields.role : "(no role)";
+  return typeof fields.customType === "string" ? `${role}:${fields.customType}` : role;
 }
 
 const PREVIEW_LENGTH = 140;
@@ -87,6 +101,11 @@ function describe(message: AgentMessage): string {
       return `${message.action} — ${message.status}${message.subject ? ` (${message.subject})` : ""}`;
     case "progress":
       return `${message.fraction === undefined ? "" : `${Math.round(message.fraction * 100)}% `}${message.text}`;
+    default: {
+      // A role nobody here defined (see unknownFactLabel): what it holds, as JSON.
+      const unknownRole: object = message;
+      return formatJsonBounded(unknownRole, { indent: 0, maxChars: PREVIEW_LENGTH * 2 });
+    }
   }
 }
 

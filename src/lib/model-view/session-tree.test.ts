@@ -1,3 +1,4 @@
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { describe, expect, it } from "vitest";
 import { chainEntries, type SessionEntry } from "../messages/entries.ts";
 import { createUserMessage } from "../messages/factories.ts";
@@ -105,6 +106,13 @@ describe("the session tree", () => {
     ]);
     expect(entryTitle(tree, first)).toBe("Trip");
     expect(entryTitle(tree, first, { withLabel: false })).toBe("plan the trip");
+  });
+
+  it("titles a fact of a role nobody defined by its role", () => {
+    const unknownRole = { role: "artifact", title: "plan", timestamp: 2 } as unknown as AgentMessage;
+    const entries = chainEntries([createUserMessage("plan the trip", 1), unknownRole], null);
+    const tree = buildTree(entries);
+    expect(entryTitle(tree, entries[1] as SessionEntry)).toBe("artifact");
   });
 });
 
