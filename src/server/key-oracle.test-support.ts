@@ -174,7 +174,11 @@ export class PrefixHoldingScrubber {
       case "done":
       case "error":
         return [...[...this.#held.keys()].flatMap((index) => this.#release(index)), event];
-      default:
+      // A block's start carries no text to scrub.
+      case "start":
+      case "text_start":
+      case "thinking_start":
+      case "toolcall_start":
         return [event];
     }
   }

@@ -61,7 +61,11 @@ export class ReplyScrubber {
           ...[...this.#blocks.keys()].sort((a, b) => a - b).flatMap((index) => this.#release(index)),
           event,
         ];
-      default:
+      // A block's start carries no text to scrub.
+      case "start":
+      case "text_start":
+      case "thinking_start":
+      case "toolcall_start":
         return [event];
     }
   }

@@ -341,7 +341,13 @@ export class RunController {
         }
         return;
       }
-      default:
+      // The run's end and the tools' progress reach the page through the agent's promise and its
+      // messages; nothing here waits for them.
+      case "agent_end":
+      case "turn_start":
+      case "tool_execution_start":
+      case "tool_execution_update":
+      case "tool_execution_end":
         return;
     }
   }

@@ -272,7 +272,18 @@ function asPiEntry(entry: MessageEntry, system: SystemMessage | undefined): Sess
         tokensBefore: message.tokensBefore,
         ...(system ? { systemMessage: { ...system, timestamp: message.timestamp } } : {}),
       };
+    // The others are written as the message entries they are.
+    case "system":
+    case "user":
+    case "assistant":
+    case "toolResult":
+    case "bashExecution":
+    case "notification":
+    case "approval_request":
+    case "progress":
+      return entry;
     default:
+      // A role nobody here defined (from a file or a live pi) is kept as the entry it came in.
       return entry;
   }
 }

@@ -71,7 +71,15 @@ export function entryChange(entry: SessionEntry, index: EntryIndex): Change | un
     }
     case "model_change":
       return { kind: "model", text: `model set to ${entry.provider}/${entry.modelId}`, entryId: entry.id };
-    default:
+    // The others change nothing the next call is sent, or change it as a message does.
+    case "message":
+    case "thinking_level_change":
+    case "usage":
+    case "custom":
+    case "custom_message":
+    case "label":
+    case "session_info":
+    case "unknown":
       return undefined;
   }
 }

@@ -116,7 +116,10 @@ function formValue(kind: InjectKind, field: FieldSpec, value: unknown): string |
       return value === true;
     case "json":
       return value === undefined ? "" : JSON.stringify(value, null, 2);
-    default:
+    case "text":
+    case "textarea":
+    case "number":
+    case "select":
       if (typeof value === "string") return value;
       return value === undefined || value === null ? "" : JSON.stringify(value);
   }

@@ -27,7 +27,13 @@ export function markerText(tree: SessionTree, entry: SessionEntry): string | und
         ? `Context edit · left out of what the model reads: ${target}`
         : `Context edit · new content for the model: ${target}`;
     }
-    default:
+    case "message":
+    case "custom_message":
+    case "compaction":
+    case "branch_summary":
+    case "custom":
+    case "usage":
+    case "unknown":
       return undefined;
   }
 }

@@ -31,7 +31,16 @@ export function changeLabelKey(change: ProviderChange): ProviderChangeLabelKey {
       return `dropped:${change.reason}`;
     case "thinking-dropped":
       return `thinking-dropped:${change.reason}`;
-    default:
+    case "unchanged":
+    case "added":
+    case "reordered":
+    case "placeholder-added":
+    case "images-downgraded":
+    case "signature-stripped":
+    case "tool-call-id-rewritten":
+    case "system-moved":
+    case "system-merged":
+    case "system-folded":
       return change.kind;
   }
 }

@@ -141,6 +141,7 @@ export function readOpenAICompletions(body: unknown): Turn[] {
         );
       case "tool":
         return turn("toolResult", stringOrParts(message.content ?? "", "\n"), [String(message.tool_call_id)]);
+      case undefined:
       default:
         throw new Error(`unexpected role ${String(message.role)}`);
     }
@@ -256,6 +257,7 @@ export function readMistral(body: unknown): Turn[] {
           [String(message.toolCallId)],
         );
       }
+      case undefined:
       default:
         throw new Error(`unexpected role ${String(message.role)}`);
     }

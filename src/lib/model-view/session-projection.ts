@@ -103,7 +103,15 @@ function buildFact(entry: SessionEntry): AgentMessage | undefined {
         entry.tokensBefore as number,
         Date.parse(entry.timestamp),
       );
-    default:
+    // The others make no message: they change the model, the level, a label, or hold an extension's state.
+    case "thinking_level_change":
+    case "model_change":
+    case "usage":
+    case "custom":
+    case "label":
+    case "session_info":
+    case "context_edit":
+    case "unknown":
       return undefined;
   }
 }
@@ -297,7 +305,17 @@ export function editableContent(message: AgentMessage): string | (TextContent | 
     case "assistant":
     case "toolResult":
       return message.content as (TextContent | ImageContent)[];
+    // Their text is not content a model reads as it is: an edit replaces none of it.
+    case "system":
+    case "bashExecution":
+    case "branchSummary":
+    case "compactionSummary":
+    case "notification":
+    case "approval_request":
+    case "progress":
+      return undefined;
     default:
+      // A role nobody here defined has no content to edit.
       return undefined;
   }
 }

@@ -85,7 +85,8 @@ export function isEstimable(message: Message): boolean {
         typeof message.usage === "object" &&
         message.usage !== null
       );
-    default:
+    // pi-ai reads a system message's text whatever its shape.
+    case "system":
       return true;
   }
 }

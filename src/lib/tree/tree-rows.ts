@@ -42,7 +42,11 @@ export function shownInTree(entry: SessionEntry): boolean {
     case "context_edit":
       return true;
     // A label names its target's row; usage and extension state say nothing a person reads here.
-    default:
+    case "label":
+    case "usage":
+    case "custom":
+    case "custom_message":
+    case "unknown":
       return false;
   }
 }
