@@ -130,7 +130,7 @@ test.describe("when the inspector's code cannot be fetched", () => {
   test.use({ allowConsoleErrors: ["Failed to load resource"] });
 
   test("the inspector pane says so, and the chat goes on", async ({ page }) => {
-    await page.route(/\/Inspector-[^/]*\.js$/, (route) => route.abort());
+    await page.route(/\/InspectorPane-[^/]*\.js$/, (route) => route.abort());
     await openPlayground(page);
     await page.getByRole("button", { name: "Inspector", exact: true }).click();
     await expect(page.getByRole("alert")).toContainText(
