@@ -1,5 +1,5 @@
-import type { RedactionLevel } from "../sessions/redaction.ts";
-import { pageStorage } from "./storage.ts";
+import type { RedactionLevel } from "./redaction.ts";
+import { pageStorage } from "../ui/storage.ts";
 
 const KEY = "pi-playground:redaction";
 const LEVELS: readonly RedactionLevel[] = ["none", "secrets", "strict"];
@@ -27,6 +27,6 @@ export function writeRedactionLevel(level: RedactionLevel, storage = pageStorage
 
 /** A payload as copied: redacted at the remembered level. The rules load with the first copy. */
 export async function redactedForCopy(text: string, storage = pageStorage()): Promise<string> {
-  const { redactCopy } = await import("../sessions/redaction.ts");
+  const { redactCopy } = await import("./redaction.ts");
   return redactCopy(text, readRedactionLevel(storage));
 }
