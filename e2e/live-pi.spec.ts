@@ -162,6 +162,10 @@ async function exportForPi(page: Page): Promise<string> {
   await item.getByRole("button", { name: /^Actions for/ }).click();
   const downloading = page.waitForEvent("download");
   await page.getByRole("menuitem", { name: "Export for pi coding agent" }).click();
+  // Unredacted: the file is compared with the one pi itself wrote.
+  const dialog = page.getByRole("dialog", { name: /^Export/ });
+  await dialog.getByRole("radio", { name: /^None/ }).check();
+  await dialog.getByRole("button", { name: "Save" }).click();
   return readFile(await (await downloading).path(), "utf8");
 }
 
