@@ -8,7 +8,7 @@ import type { PolicyRole } from "../messages/types.ts";
 import { UsageSummer } from "../models/usage.ts";
 import { ModelViewProjector, type ModelView } from "../model-view/project.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
-import type { EntryRecord, SessionMeta } from "../storage/records.ts";
+import type { CallRecord, EntryRecord, SessionMeta } from "../storage/records.ts";
 import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
 import type { ApprovalDecision } from "./approvals.ts";
 import type { CallGate } from "./call-gate.svelte.ts";
@@ -19,7 +19,7 @@ import type { SessionDeps } from "./session-deps.ts";
 import { Replica } from "./replica.svelte.ts";
 import { seenFactCount } from "./seen-facts.ts";
 import { CallLog } from "./recording/call-log.svelte.ts";
-import type { CallRecorder } from "./recording/call-recorder.ts";
+import type { CallRecorder, CallRecorderHost } from "./recording/call-recorder.ts";
 import type { Delivery, MessageDelivery } from "./message-delivery.ts";
 import type { RunController } from "./run-controller.svelte.ts";
 import type { LastRequest, NextCallPreview, SessionAgent } from "./session-agent.svelte.ts";
@@ -29,6 +29,8 @@ import { SessionSettingsState } from "./session-settings.svelte.ts";
 import type { QueueMode, QueueModes, SessionSettings } from "./session-settings.ts";
 import { Transcript } from "./transcript.svelte.ts";
 import type { ToolAnswers } from "./tool-answers.svelte.ts";
+import type { VariantRequest } from "./rerun/variant-draft.ts";
+import type { ModelRef } from "../models/model-ref.ts";
 import type { ToolDefinition } from "./tools/tool-definitions.ts";
 
 /**
@@ -48,6 +50,7 @@ export class ChatSession {
   readonly #runs: RunController;
   readonly #delivery: MessageDelivery;
   readonly #recorder: CallRecorder;
+  readonly #callHost: CallRecorderHost;
   /** The model calls of this session, read when someone looks. */
   readonly calls: CallLog;
   /** The session as a tree: where it is, what its branches are called, and the moves on it. */
@@ -127,7 +130,8 @@ export class ChatSession {
       deferToRun: () => this.#runs.deferRemote(),
     });
     this.calls = new CallLog(deps.store, meta.id);
-    this.#recorder = new CallRecorder({
+    // Where calls are kept: the session's own, and variants re-run from them.
+    this.#callHost = {
       store: deps.store,
       sessionId: meta.id,
       keptBytes: () => this.#replica.meta.callBytes ?? 0,
@@ -137,7 +141,8 @@ export class ChatSession {
         this.#replica.announce(next, "meta");
       },
       notices: deps.notices,
-    });
+    };
+    this.#recorder = new CallRecorder(this.#callHost);
     this.#agent = new SessionAgent({
       sessionId: meta.id,
       catalog: deps.catalog,
@@ -214,6 +219,21 @@ export class ChatSession {
   get facts(): readonly AgentMessage[] {
     return this.#transcript.facts;
   }
+
+  /**
+   * Run a recorded call again with changes, on Mirror or a real model, through the session's stream
+   * route; the result is kept as a call of this session linked to the original (no fact is added).
+   */
+  async runVariant(original: CallRecord, request: VariantRequest, signal: AbortSignal): Promise<CallRecord> {
+    const { runVariant } = await import("./rerun/run-variant.ts");
+    const host = {
+      ...this.#callHost,
+      router: this.#deps.router,
+      modelOf: (ref: ModelRef) => this.modelOf(ref),
+    };
+    return runVariant(host, original, request, signal);
+  }
+
   /** The session tree's path projected as pi does: facts, context, what became of each fact. */
   get projection(): SessionProjection {
     return this.#transcript.projection;

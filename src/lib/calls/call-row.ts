@@ -12,7 +12,10 @@ export function callLine(call: CallRecord): string {
   const timing = [formatDuration(call.timing.durationMs)];
   if (call.timing.firstTokenMs !== undefined)
     timing.push(`first token ${formatDuration(call.timing.firstTokenMs)}`);
-  return [`${call.messageCount} msgs`, usageLine(callTokens(call.outcome)), ...timing].join(" · ");
+  const variant = call.variantOf === undefined ? [] : ["variant (re-run with changes)"];
+  return [...variant, `${call.messageCount} msgs`, usageLine(callTokens(call.outcome)), ...timing].join(
+    " · ",
+  );
 }
 
 export const STOP_LABELS: Record<string, string> = {

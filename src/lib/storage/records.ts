@@ -1,5 +1,5 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { Message, Usage } from "@earendil-works/pi-ai";
+import type { AssistantMessage, Message, Usage } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "../messages/entries.ts";
 import { validators } from "../messages/validators.ts";
 import type { Captured, ProviderEndpoint } from "../../shared/api-types.ts";
@@ -77,10 +77,10 @@ export type { Captured, ProviderEndpoint } from "../../shared/api-types.ts";
 export type CaptureKept = Captured<unknown>["kept"];
 
 /** Bytes of a body as kept in storage: what counts against a session's capture budget. */
-export function keptBytes(body: Pick<CallBodyRecord, "messages" | "payload">): number {
-  const size = (part: Captured<unknown>) =>
-    part.kept === "all" ? part.bytes : part.kept === "truncated" ? part.text.length : 0;
-  return size(body.messages) + size(body.payload);
+export function keptBytes(body: Pick<CallBodyRecord, "messages" | "payload" | "reply">): number {
+  const size = (part: Captured<unknown> | undefined) =>
+    part?.kept === "all" ? part.bytes : part?.kept === "truncated" ? part.text.length : 0;
+  return size(body.messages) + size(body.payload) + size(body.reply);
 }
 
 /** How a model call ended, and how long it took. */
@@ -121,6 +121,8 @@ export interface CallRecord {
   /** The session's leaf when the request was made, and the reply the call produced. */
   leafId: string | null;
   replyEntryId?: string;
+  /** Set on a call re-run with changes: the id of the recorded call it is a variant of. */
+  variantOf?: string;
   outcome: CallOutcome;
   timing: CallTiming;
   /** How much of the body was kept: the messages, and the provider's payload. */
@@ -141,6 +143,8 @@ export interface CallBodyRecord {
   endpoint?: ProviderEndpoint;
   /** Set on a call a live pi coding agent made: what its hooks saw besides the model view. */
   pi?: PiCallLayer;
+  /** A variant's reply: it is no fact of the session, so its call keeps it. */
+  reply?: Captured<AssistantMessage>;
 }
 
 /** A live pi's call as its extension recorded it from pi's hooks. */
