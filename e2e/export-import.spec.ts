@@ -151,6 +151,10 @@ test("the Exported … for pi notice goes away with the next action instead of o
   await item.getByRole("button", { name: /^Actions for/ }).click();
   const downloading = page.waitForEvent("download");
   await page.getByRole("menuitem", { name: "Export for pi coding agent" }).click();
+  await page
+    .getByRole("dialog", { name: /^Export/ })
+    .getByRole("button", { name: "Save" })
+    .click();
   await downloading;
   const notice = page.getByRole("status").filter({ hasText: "Exported “export me” for pi" });
   await expect(notice).toContainText("recorded model call stays here");
