@@ -409,7 +409,10 @@ class LiveLink {
         );
         return;
       case "abort":
-        if (this.#control.on) ctx?.abort();
+        if (!this.#control.on) return;
+        // A question pi waits on belongs to the run: it is given up with it, rather than left to time out.
+        this.#giveUpAsks("the run was aborted in the playground");
+        ctx?.abort();
         return;
     }
   }

@@ -45,6 +45,8 @@ export class LiveFeed {
   readonly #tabs = new TabChannel();
   #connections: readonly LiveConnectionSummary[] = [];
   #recording = false;
+  /** Status updates the stream brought so far: a control answer older than the latest is not applied. */
+  #statusesHeard = 0;
 
   constructor(host: LiveFeedHost) {
     this.#host = host;
@@ -73,9 +75,12 @@ export class LiveFeed {
 
   /** A control command for a connection; false (and a notice saying why) when it was refused. */
   async control(connection: string, command: ControlCommand): Promise<boolean> {
+    const heard = this.#statusesHeard;
     try {
       const status = await this.#channel.control({ connection, command });
-      this.#setStatus(connection, status);
+      // The stream tells every change too, and may have told a later one (pi settled the question this
+      // command raised) before this answer arrived: the answer's status is then older than the page's.
+      if (this.#statusesHeard === heard) this.#setStatus(connection, status);
       this.#host.notices.dismiss(`live:control:${connection}`);
       return true;
     } catch (error) {
@@ -172,6 +177,7 @@ export class LiveFeed {
         this.#record((recorder) => recorder.call(update.connection, update.call));
         return;
       case "status":
+        this.#statusesHeard++;
         this.#setStatus(update.connection, update.status);
         return;
       case "gone":
