@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
-import type { LiveConnectionState } from "../src/shared/live/live-protocol.ts";
 import { startFixtureServer, type Fixture } from "./fixtures/openai-fixture-server.mjs";
 import { CONTEXT_DUMP_EXTENSION, PiProcess, piWorld, type PiWorld } from "./fixtures/pi-process.ts";
+import { liveState as liveStateAt } from "./fixtures/live-api.ts";
 import { startPlayground, type PlaygroundServer } from "./fixtures/playground-server.ts";
 import { LATE_PLAYGROUND_PORT, LIVE_TOKEN, PI_FIXTURE_PORT } from "./ports.ts";
 import { expect, expectAccessible, lastReply, openPlayground, test } from "./support.ts";
@@ -42,43 +42,7 @@ test.afterEach(async ({ page }) => {
   world.remove();
 });
 
-/** The page's token, as the page gets it. */
-async function pageToken(request: APIRequestContext): Promise<string> {
-  const reply = await request.get(`${BASE}/api/session`);
-  return ((await reply.json()) as { token: string }).token;
-}
-
-/** The live session of the pi whose session has this id, as the page reads it. */
-async function liveState(
-  request: APIRequestContext,
-  sessionId: string,
-): Promise<LiveConnectionState | undefined> {
-  const headers = { Authorization: `Bearer ${await pageToken(request)}` };
-  for (const id of await connectionIds(headers)) {
-    const reply = await request.get(`${BASE}/api/live/sessions/${id}`, { headers });
-    const state = (await reply.json()) as LiveConnectionState;
-    if (state.header.id === sessionId) return state;
-  }
-  return undefined;
-}
-
-/** The ids of the live connections, read from the first message of the page's event stream. */
-async function connectionIds(headers: Record<string, string>): Promise<string[]> {
-  const controller = new AbortController();
-  const response = await fetch(`${BASE}/api/live/events`, { headers, signal: controller.signal });
-  const reader = response.body?.getReader();
-  let text = "";
-  while (reader && !text.includes("\n\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  controller.abort();
-  const first = JSON.parse(text.slice(text.indexOf("data: ") + 6, text.indexOf("\n\n"))) as {
-    connections: { id: string }[];
-  };
-  return first.connections.map((connection) => connection.id);
-}
+const liveState = (request: APIRequestContext, sessionId: string) => liveStateAt(BASE, request, sessionId);
 
 test("a real pi streams its session, calls and tool results to the playground", async ({ request }) => {
   test.setTimeout(120_000);

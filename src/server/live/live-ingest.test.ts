@@ -573,6 +573,57 @@ describe("control", () => {
     stream.close();
   });
 
+  it("refuses hostile requests with the right 4xx, and nothing reaches pi", async () => {
+    const id = newConnection();
+    await post(id, [sessionEvent([entry("a", null)], true)]);
+    const stream = commands(id);
+    await waitFor(() => stream.received.length > 0);
+    const on = JSON.stringify({ connection: id, command: { type: "control", on: true } });
+    const abort = JSON.stringify({ connection: id, command: { type: "abort" } });
+    const send = (headers: Record<string, string>, body: string) =>
+      sendRequest(proxy.port, "/api/live/control", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body,
+      });
+    const host = { Host: `127.0.0.1:${proxy.port}` };
+    // No token, a wrong one, a pi's pairing token in the page's place: 401.
+    expect((await send(host, on)).status).toBe(401);
+    expect((await send({ ...host, Authorization: "Bearer not-the-page-token-0123456789" }, on)).status).toBe(
+      401,
+    );
+    expect((await send({ ...host, Authorization: `Bearer ${PAIRING}` }, on)).status).toBe(401);
+    // Another origin, even with the page's token: 403.
+    expect((await send({ ...pageHeaders(), Origin: "https://evil.example" }, on)).status).toBe(403);
+    // Not JSON, a command it does not know, a connection it does not hold: 400, 400, 404.
+    expect((await send(pageHeaders(), "{ not json")).status).toBe(400);
+    expect(
+      (await send(pageHeaders(), JSON.stringify({ connection: id, command: { type: "rm" } }))).status,
+    ).toBe(400);
+    expect(
+      (await send(pageHeaders(), JSON.stringify({ connection: "nobody", command: { type: "abort" } })))
+        .status,
+    ).toBe(404);
+    // Larger than LIVE_MAX_EVENT_BYTES: 413.
+    const huge = JSON.stringify({
+      connection: id,
+      command: {
+        type: "inject",
+        deliverAs: "steer",
+        message: { customType: "x", content: "y".repeat(70 * 1024), display: true },
+      },
+    });
+    expect((await send(pageHeaders(), huge)).status).toBe(413);
+    // Control off for this connection: 403.
+    expect((await send(pageHeaders(), abort)).status).toBe(403);
+    // pi heard nothing but its first state.
+    expect(stream.received).toEqual([
+      { type: "state", control: { allowed: true, on: false, gates: { tools: false, calls: false } } },
+    ]);
+    expect((await state(id))?.status.control.on).toBe(false);
+    stream.close();
+  });
+
   it("refuses malformed commands with 400", async () => {
     const reply = await control("x", { type: "inject", deliverAs: "sometime", message: {} });
     expect(reply.status).toBe(400);
