@@ -1,9 +1,13 @@
+import type { AssistantMessage } from "@earendil-works/pi-ai";
+import { estimateMessageTokens } from "@earendil-works/pi-ai/utils/estimate";
 import { expect, lastReply, openPlayground, readStoredFacts, sendMessage, test } from "./support.ts";
 
 test("Stop mid-stream keeps the partial reply and marks it aborted; Retry answers again", async ({
   page,
 }) => {
   await openPlayground(page);
+  // A paced reply, so Stop lands mid-stream however busy the machine is (a long reply otherwise streams fast).
+  await page.getByRole("combobox", { name: "Mirror speed" }).selectOption("15");
   await sendMessage(page, `please quote this back: ${"lorem ipsum ".repeat(40)}`);
   const streaming = page.getByRole("article", { name: "Assistant reply (streaming)" });
   await expect(streaming).toContainText("I received");
@@ -21,12 +25,9 @@ test("Stop mid-stream keeps the partial reply and marks it aborted; Retry answer
 
   // The provider reported no usage for the stopped reply; what streamed is counted, as an estimate, in the
   // same words in the reply's line and in the session total.
-  const facts = (await readStoredFacts(page)) as {
-    role: string;
-    content?: { type: string; text?: string }[];
-  }[];
-  const streamedText = (facts.at(-1)?.content ?? []).map((part) => part.text ?? "").join("");
-  const estimate = Math.ceil(streamedText.length / 4);
+  // The estimate is pi-ai's own, over the stopped reply as stored.
+  const facts = await readStoredFacts(page);
+  const estimate = estimateMessageTokens(facts.at(-1) as AssistantMessage);
   expect(estimate).toBeGreaterThan(0);
   await expect(aborted.getByLabel("Usage of this reply")).toHaveText(
     `in 0 · out ≈ ${estimate} (estimate) · $0`,

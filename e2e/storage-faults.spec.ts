@@ -191,14 +191,15 @@ test("damaged and foreign records are skipped with a warning naming them, and th
     await new Promise<void>((resolve) => {
       const tx = db.transaction("entries", "readwrite");
       const store = tx.objectStore("entries");
-      // Damage two stored entries in place: a role nobody knows, and a record from a newer release.
+      // Damage two stored entries in place: content no reader can take (not even as pi reads files), and a
+      // record from a newer release.
       const damage = (seq: number, change: (record: Record<string, unknown>) => Record<string, unknown>) => {
         const read = store.get([sessionId, seq]);
         read.onsuccess = () => store.put(change(read.result as Record<string, unknown>));
       };
       damage(1, (record) => ({
         ...record,
-        entry: { ...(record.entry as object), message: { role: "user", spell: "fireball", timestamp: 1 } },
+        entry: { ...(record.entry as object), message: { role: "user", content: 42, timestamp: 1 } },
       }));
       damage(3, (record) => ({ ...record, schema: 7 }));
       tx.oncomplete = () => resolve();

@@ -84,11 +84,7 @@ test("a reload while a tool waits for approval keeps the pending request, which 
   expect(stored.filter((fact) => (fact as { role: string }).role === "approval_request")).toHaveLength(1);
 });
 
-// Known defect: since the panes became resizable, at this test's window size the chat stops following
-// the person's own message after the long first exchange (it shows "Jump to latest" and renders only the
-// long message), so the approval card never enters the page. The shortcut itself is covered above by the
-// unit tests of focus-targets; this journey returns when the chat's follow is fixed for that geometry.
-test.fixme("the a shortcut reaches the pending approval even when it is outside the chat's rendered window", async ({
+test("the a shortcut reaches the pending approval even when it is outside the chat's rendered window", async ({
   page,
 }) => {
   await openPlayground(page);

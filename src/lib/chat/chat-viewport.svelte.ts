@@ -1,3 +1,4 @@
+import { untrack } from "svelte";
 import type { Attachment } from "svelte/attachments";
 import { HeightIndex } from "../ui/height-index.ts";
 
@@ -53,6 +54,13 @@ export class ChatViewport<Item extends object> {
   #autoTop = 0;
   /** How tall the content was then: a move up while it is unchanged is no layout's doing. */
   #autoScrollHeight = 0;
+  /**
+   * The rendered window and the measurements then. The window can change and change back within one
+   * layout (its spacer resized before the messages it stands for are in the page), and the browser clamps
+   * the view in between: the height then reads the same, yet the move was the layout's.
+   */
+  #autoWindow: RenderWindow | undefined;
+  #autoLayoutVersion = 0;
   /** When the reader last moved the view themselves (wheel, touch, keys, the scrollbar). */
   #readerScrolledAt = Number.NEGATIVE_INFINITY;
   readonly #measurer: ResizeObserver | undefined;
@@ -212,7 +220,10 @@ export class ChatViewport<Item extends object> {
     // is the reader's or a tool's on their behalf (find in page, a screen reader): stay.
     else if (scroller.scrollTop < this.#autoTop - 4) {
       const byReader = performance.now() - this.#readerScrolledAt < READER_SCROLL_WINDOW_MS;
-      const layoutMoved = scroller.scrollHeight !== this.#autoScrollHeight;
+      const layoutMoved =
+        scroller.scrollHeight !== this.#autoScrollHeight ||
+        this.#lastWindow !== this.#autoWindow ||
+        untrack(() => this.#layoutVersion) !== this.#autoLayoutVersion;
       if (this.#stickToBottom && layoutMoved && !byReader) this.#keepAtBottom();
       else this.#stickToBottom = false;
     }
@@ -240,6 +251,8 @@ export class ChatViewport<Item extends object> {
     scroller.scrollTop = scroller.scrollHeight;
     this.#autoTop = scroller.scrollTop;
     this.#autoScrollHeight = scroller.scrollHeight;
+    this.#autoWindow = this.#lastWindow;
+    this.#autoLayoutVersion = untrack(() => this.#layoutVersion);
     this.#scrollTop = scroller.scrollTop;
   }
 

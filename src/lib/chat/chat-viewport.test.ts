@@ -52,4 +52,29 @@ describe("ChatViewport", () => {
     if (typeof detach === "function") detach();
     viewport.destroy();
   });
+
+  it("follows on when the view moves up after the rendered window changed, and stays put when nothing did", () => {
+    const viewport = new ChatViewport(() => items);
+    const scroller = fakeScroller(800);
+    const detach = viewport.scroller(scroller.element);
+    void viewport.window;
+    viewport.toBottom();
+    expect(scroller.element.scrollTop).toBe(100_000);
+    // Following the bottom rendered other messages: the browser clamping the view while their spacer was
+    // resized (the content's height reads the same again by the time the scroll is reported) is the layout.
+    expect(viewport.window.start).toBeGreaterThan(0);
+    scroller.scrollTo(60_000);
+    expect(viewport.stickToBottom).toBe(true);
+    expect(scroller.element.scrollTop).toBe(100_000);
+
+    // Nothing changed since the last follow: a move up is someone's (find in page, a screen reader).
+    void viewport.window;
+    viewport.toBottom();
+    void viewport.window;
+    scroller.scrollTo(60_000);
+    expect(viewport.stickToBottom).toBe(false);
+    expect(scroller.element.scrollTop).toBe(60_000);
+    if (typeof detach === "function") detach();
+    viewport.destroy();
+  });
 });
