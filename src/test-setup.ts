@@ -1,4 +1,6 @@
+import { loadMessageKinds } from "./lib/messages/kinds/loaded.ts";
 import { loadValidators } from "./lib/messages/validators.ts";
 
-// In the page the stores load the validators as they open; unit tests read records directly too.
-await loadValidators();
+// In the page the validators and the message kinds load while storage opens; unit tests read records and
+// convert facts directly too.
+await Promise.all([loadValidators(), loadMessageKinds()]);

@@ -1,95 +1,69 @@
+import { MESSAGE_KINDS, kindOfRole, type KnownRole } from "../messages/kinds/index.ts";
+import type { AnatomyCategory, LharCategory } from "../messages/kinds/kind.ts";
+
+export type { LharCategory };
+
 /**
  * What a block of the context is, for the anatomy: the parts every request has (system prompt, tool
  * definitions, conversation), and each custom fact type the session converted into user text by its
- * own rule or by policy. The model cannot tell a converted notification from a user message; the
- * session can, because every message sent names the fact behind it.
+ * own rule or by policy (each message kind names its category). The model cannot tell a converted
+ * notification from a user message; the session can, because every message sent names the fact behind it.
  */
-export const CATEGORIES = [
-  "system",
-  "tools",
-  "userText",
-  "assistantText",
-  "thinking",
-  "toolCalls",
-  "toolResults",
-  "images",
-  "notification",
-  "approval_request",
-  "progress",
-  "bashExecution",
-  "branchSummary",
-  "compactionSummary",
-  "custom",
+const BLOCK_CATEGORIES = {
+  system: { label: "system prompt", lhar: "system_prompt" },
+  tools: { label: "tool definitions", lhar: "tool_definitions" },
+  userText: { label: "user text", lhar: "user_text" },
+  assistantText: { label: "assistant text", lhar: "assistant_text" },
+  thinking: { label: "thinking", lhar: "thinking" },
+  toolCalls: { label: "tool calls", lhar: "tool_calls" },
+  toolResults: { label: "tool results", lhar: "tool_results" },
+  images: { label: "images", lhar: "images" },
+} as const satisfies Record<string, AnatomyCategory>;
+
+/** The roles whose kind names an anatomy category: their facts reach the model as converted user text. */
+export type ConvertedRole = {
+  [R in KnownRole]: (typeof MESSAGE_KINDS)[R]["anatomy"] extends null ? never : R;
+}[KnownRole];
+
+export type Category = keyof typeof BLOCK_CATEGORIES | ConvertedRole | "unattributed";
+
+const UNATTRIBUTED: AnatomyCategory = { label: "not attributable", lhar: "other" };
+
+const CONVERTED = (Object.keys(MESSAGE_KINDS) as KnownRole[]).filter(
+  (role): role is ConvertedRole => MESSAGE_KINDS[role].anatomy !== null,
+);
+
+export const CATEGORIES: readonly Category[] = [
+  ...(Object.keys(BLOCK_CATEGORIES) as (keyof typeof BLOCK_CATEGORIES)[]),
+  ...CONVERTED,
   "unattributed",
-] as const;
+];
 
-export type Category = (typeof CATEGORIES)[number];
+function categoryOf(category: Category): AnatomyCategory {
+  if (category === "unattributed") return UNATTRIBUTED;
+  if (Object.hasOwn(BLOCK_CATEGORIES, category))
+    return BLOCK_CATEGORIES[category as keyof typeof BLOCK_CATEGORIES];
+  return MESSAGE_KINDS[category as ConvertedRole].anatomy;
+}
 
-export const CATEGORY_LABELS: Record<Category, string> = {
-  system: "system prompt",
-  tools: "tool definitions",
-  userText: "user text",
-  assistantText: "assistant text",
-  thinking: "thinking",
-  toolCalls: "tool calls",
-  toolResults: "tool results",
-  images: "images",
-  notification: "notifications (by policy)",
-  approval_request: "approval requests (by policy)",
-  progress: "progress (by policy)",
-  bashExecution: "bash executions",
-  branchSummary: "branch summaries",
-  compactionSummary: "compaction summaries",
-  custom: "custom messages",
-  unattributed: "not attributable",
-};
-
-/** Context Lens's composition categories (LHAR `CompositionCategory`). */
-export type LharCategory =
-  | "system_prompt"
-  | "tool_definitions"
-  | "tool_results"
-  | "tool_calls"
-  | "assistant_text"
-  | "user_text"
-  | "thinking"
-  | "system_injections"
-  | "images"
-  | "cache_markers"
-  | "other";
+export const CATEGORY_LABELS = Object.fromEntries(
+  CATEGORIES.map((category) => [category, categoryOf(category).label]),
+) as Record<Category, string>;
 
 /** Facts the agent put into the conversation on its own (not typed by the user) count as injections there. */
-export const LHAR_CATEGORY: Record<Category, LharCategory> = {
-  system: "system_prompt",
-  tools: "tool_definitions",
-  userText: "user_text",
-  assistantText: "assistant_text",
-  thinking: "thinking",
-  toolCalls: "tool_calls",
-  toolResults: "tool_results",
-  images: "images",
-  notification: "system_injections",
-  approval_request: "system_injections",
-  progress: "system_injections",
-  bashExecution: "system_injections",
-  branchSummary: "system_injections",
-  compactionSummary: "system_injections",
-  custom: "system_injections",
-  unattributed: "other",
-};
+export const LHAR_CATEGORY = Object.fromEntries(
+  CATEGORIES.map((category) => [category, categoryOf(category).lhar]),
+) as Record<Category, LharCategory>;
 
-/** The fact roles whose model message is a user message made by conversion, each its own category. */
-const CONVERTED_ROLES = new Set<string>([
-  "notification",
-  "approval_request",
-  "progress",
-  "bashExecution",
-  "branchSummary",
-  "compactionSummary",
-  "custom",
-]);
+const CONVERTED_ROLES: ReadonlySet<string> = new Set(CONVERTED);
 
-/** The category of a user message's text, given the role of the fact it came from. */
+/**
+ * The category of a user message's text, given the role of the fact it came from. A kind registered while
+ * the page runs (an extension's) that names a category counts with the custom messages: the categories are
+ * the table's.
+ */
 export function userTextCategory(sourceRole: string | undefined): Category {
-  return sourceRole !== undefined && CONVERTED_ROLES.has(sourceRole) ? (sourceRole as Category) : "userText";
+  if (sourceRole === undefined) return "userText";
+  if (CONVERTED_ROLES.has(sourceRole)) return sourceRole as ConvertedRole;
+  return kindOfRole(sourceRole).anatomy ? "custom" : "userText";
 }

@@ -2,14 +2,10 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Message } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { zeroUsage } from "../../shared/usage.ts";
-import {
-  BRANCH_SUMMARY_PREFIX,
-  BRANCH_SUMMARY_SUFFIX,
-  COMPACTION_SUMMARY_PREFIX,
-  COMPACTION_SUMMARY_SUFFIX,
-  bashExecutionToText,
-  convertToLlm,
-} from "./convert.ts";
+import { convertToLlm } from "./convert.ts";
+import { bashExecutionToText } from "./kinds/bash-execution.ts";
+import { BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX } from "./kinds/branch-summary.ts";
+import { COMPACTION_SUMMARY_PREFIX, COMPACTION_SUMMARY_SUFFIX } from "./kinds/compaction-summary.ts";
 import {
   createApprovalRequest,
   createBashExecution,

@@ -1,62 +1,9 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
 import { isObject } from "../../shared/is-object.ts";
-import { contentParts } from "./content.ts";
+import { loadedKindOf } from "./kinds/loaded.ts";
+import type { ModelFate } from "./kinds/kind.ts";
 import { DEFAULT_POLICIES, type VisibilityPolicies } from "./policies.ts";
-import type {
-  ApprovalRequestMessage,
-  BashExecutionMessage,
-  NotificationMessage,
-  ProgressMessage,
-} from "./types.ts";
-
-// The texts below are pi's coding agent 1.6.0 `convertToLlm`, byte for byte: a model that works with
-// pi sessions sees the same text here. A conformance test compares the two implementations.
-export const COMPACTION_SUMMARY_PREFIX = `The conversation history before this point was compacted into the following summary:
-
-<summary>
-`;
-export const COMPACTION_SUMMARY_SUFFIX = `
-</summary>`;
-export const BRANCH_SUMMARY_PREFIX = `The following is a summary of a branch that this conversation came back from:
-
-<summary>
-`;
-export const BRANCH_SUMMARY_SUFFIX = `</summary>`;
-
-export function bashExecutionToText(message: BashExecutionMessage): string {
-  let text = `Ran \`${message.command}\`\n`;
-  if (message.output) {
-    text += `\`\`\`\n${message.output}\n\`\`\``;
-  } else {
-    text += "(no output)";
-  }
-  if (message.cancelled) {
-    text += "\n\n(command cancelled)";
-  } else if (message.exitCode !== null && message.exitCode !== undefined && message.exitCode !== 0) {
-    text += `\n\nCommand exited with code ${message.exitCode}`;
-  }
-  if (message.truncated && message.fullOutputPath) {
-    text += `\n\n[Output truncated. Full output: ${message.fullOutputPath}]`;
-  }
-  return text;
-}
-
-export function notificationText(message: NotificationMessage): string {
-  const level = message.level ?? "info";
-  return level === "info" ? `[Notification] ${message.text}` : `[Notification: ${level}] ${message.text}`;
-}
-
-export function approvalText(message: ApprovalRequestMessage): string {
-  const subject = message.subject ? ` (${message.subject})` : "";
-  const reason = message.reason ? `: ${message.reason}` : "";
-  return `[Approval request] ${message.action}${subject}: ${message.status}${reason}`;
-}
-
-export function progressText(message: ProgressMessage): string {
-  const percent = message.fraction === undefined ? "" : ` ${Math.round(message.fraction * 100)}%`;
-  return `[Progress${percent}] ${message.text}`;
-}
 
 /** How one fact fares on its way to the model, before ordering and compaction are considered. */
 export type ConversionFate = "sent" | "converted" | "hidden" | "excluded" | "unknown";
@@ -69,19 +16,10 @@ export interface Conversion {
   byPolicy?: boolean;
 }
 
-const SENT = (message: Message): Conversion => ({ fate: "sent", message });
 const HIDDEN: Conversion = { fate: "hidden" };
 const EXCLUDED: Conversion = { fate: "excluded" };
-/** A role this version does not know (from a file or storage): never sent, as pi drops roles it does not know. */
+/** A role nobody registered (from a file, storage or a live pi): never sent, as pi drops roles it does not know. */
 const UNKNOWN: Conversion = { fate: "unknown" };
-
-/**
- * A user message carrying one text part, with the fact's own timestamp as it is: pi leaves a missing one
- * missing, so no default is filled in here.
- */
-function userText(text: string, timestamp: number): Message {
-  return { role: "user", content: [{ type: "text", text }], timestamp };
-}
 
 /**
  * Converted messages are cached per fact object and policy, so recomputing the model view returns the
@@ -111,55 +49,36 @@ function sameFields(a: readonly unknown[], b: readonly unknown[]): boolean {
   return true;
 }
 
+/** What the model gets of one fact, as its kind says (pi's `convertToLlm`, one fact at a time). */
 export function convertMessage(message: AgentMessage, policies: VisibilityPolicies): Conversion {
-  switch (message.role) {
-    case "system":
-    case "user":
-    case "assistant":
-    case "toolResult":
-      return SENT(message);
-    case "bashExecution":
-      if (message.excludeFromContext) return EXCLUDED;
-      return cached(message, "", () => userText(bashExecutionToText(message), message.timestamp));
-    case "custom":
-      return cached(message, "", () => ({
-        role: "user",
-        content: contentParts(message.content),
-        timestamp: message.timestamp,
-      }));
-    case "branchSummary":
-      return cached(message, "", () =>
-        userText(BRANCH_SUMMARY_PREFIX + message.summary + BRANCH_SUMMARY_SUFFIX, message.timestamp),
-      );
-    case "compactionSummary":
-      return cached(message, "", () =>
-        userText(COMPACTION_SUMMARY_PREFIX + message.summary + COMPACTION_SUMMARY_SUFFIX, message.timestamp),
-      );
-    case "notification":
-      if (policies.notification === "hidden") return HIDDEN;
-      return cached(message, "userText", () => userText(notificationText(message), message.timestamp), true);
-    case "approval_request":
-      if (policies.approval_request === "hidden") return HIDDEN;
-      return cached(message, "userText", () => userText(approvalText(message), message.timestamp), true);
-    case "progress":
-      if (policies.progress === "hidden") return HIDDEN;
-      return cached(message, "userText", () => userText(progressText(message), message.timestamp), true);
-    default: {
-      // Adding a message type without deciding its fate here is a compile error; at run time, a role no
-      // version of the playground knows (kept from a file) lands here and is never sent.
-      const unhandled: never = message;
-      void unhandled;
+  const fate = loadedKindOf(message).convert(message, policies);
+  switch (fate.fate) {
+    case "sent":
+      return { fate: "sent", message: message as Message };
+    case "hidden":
+      return HIDDEN;
+    case "excluded":
+      return EXCLUDED;
+    case "unknown":
       return UNKNOWN;
-    }
+    case "converted":
+      return cached(message, fate);
   }
 }
 
-function cached(fact: object, key: string, build: () => Message, byPolicy = false): Conversion {
+function cached(
+  fact: AgentMessage,
+  convert: Extract<ModelFate<AgentMessage>, { fate: "converted" }>,
+): Conversion {
   const fields = fieldsOf(fact);
   const hit = cache.get(fact);
-  if (hit && hit.key === key && sameFields(hit.fields, fields)) return hit.conversion;
-  const conversion: Conversion = { fate: "converted", message: build(), ...(byPolicy ? { byPolicy } : {}) };
-  cache.set(fact, { key, fields, conversion });
+  if (hit && hit.key === convert.key && sameFields(hit.fields, fields)) return hit.conversion;
+  const conversion: Conversion = {
+    fate: "converted",
+    message: convert.build(fact),
+    ...(convert.byPolicy ? { byPolicy: true } : {}),
+  };
+  cache.set(fact, { key: convert.key, fields, conversion });
   return conversion;
 }
 

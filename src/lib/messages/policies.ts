@@ -1,13 +1,8 @@
-import type { PolicyRole } from "./types.ts";
+import type { Visibility, VisibilityPolicies } from "./kinds/kind.ts";
 
-/**
- * What the model sees of a tutorial-type fact: nothing (`hidden`, the tutorial's default: kept for people
- * and audit, never sent) or a user message carrying its text (`userText`).
- */
-export type Visibility = "hidden" | "userText";
+export type { Visibility, VisibilityPolicies };
 
-export type VisibilityPolicies = Readonly<Record<PolicyRole, Visibility>>;
-
+/** A new session's policies: the tutorial's default, hidden (each policy kind names its default here). */
 export const DEFAULT_POLICIES: VisibilityPolicies = {
   notification: "hidden",
   approval_request: "hidden",

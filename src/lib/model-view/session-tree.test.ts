@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { chainEntries, type SessionEntry } from "../messages/entries.ts";
 import { createUserMessage } from "../messages/factories.ts";
 import { piTrees } from "./pi-sessions.test-support.ts";
-import { branchTitle, buildTree, entryTitle, leafOf, outline, withoutMarkdown } from "./session-tree.ts";
+import { withoutMarkdown } from "../messages/kinds/text.ts";
+import { branchTitle, buildTree, entryTitle, leafOf, outline } from "./session-tree.ts";
 
 const trees = piTrees();
 const named = (name: string) => {

@@ -1,6 +1,6 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { contentText } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "../messages/entries.ts";
+import { kindOf } from "../messages/kinds/index.ts";
 import { factOf } from "./session-projection.ts";
 
 /**
@@ -46,20 +46,6 @@ function firstLine(text: string): string {
 }
 
 /**
- * Markdown's inline marks taken out of a text, for a one-line title: code spans and emphasis keep their
- * text, links their label, and the marks at the start of a line (headings, quotes, lists, fences) go.
- */
-export function withoutMarkdown(text: string): string {
-  return text
-    .replace(/^\s*(?:`{3,}|~{3,}).*$/gm, "")
-    .replace(/^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/gm, "")
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/(`+)(.+?)\1/g, "$2")
-    .replace(/(\*\*|__)(.+?)\1/g, "$2")
-    .replace(/(^|[^\w*])\*(?!\s)(.+?)\*(?!\w)/g, "$1$2");
-}
-
-/**
  * The text a person would recognise an entry by: a label, what was asked or answered, or its kind.
  * `withLabel: false` gives what the entry says even when it carries a label (to show both).
  */
@@ -72,40 +58,9 @@ export function entryTitle(tree: SessionTree, entry: SessionEntry, { withLabel =
   return entry.type === "message" ? entry.message.role : entry.type.replaceAll("_", " ");
 }
 
-/** What a fact says, in one short line ("" when it says nothing a person would recognise it by). */
+/** What a fact says, in one short line, as its kind says ("" when it says nothing a person would recognise it by). */
 function factTitle(fact: AgentMessage): string {
-  const textOf = (content: unknown) =>
-    firstLine(contentText(content as Parameters<typeof contentText>[0], " "));
-  switch (fact.role) {
-    case "user":
-    case "custom":
-      return textOf(fact.content);
-    case "assistant": {
-      // A reply is Markdown, shown rendered: its title is the text a reader sees, without the marks.
-      const text = firstLine(withoutMarkdown(contentText(fact.content, " ").slice(0, TITLE_LENGTH * 8)));
-      if (text) return text;
-      const calls = fact.content.flatMap((block) => (block.type === "toolCall" ? [block.name] : []));
-      if (calls.length > 0) return `calls ${calls.join(", ")}`;
-      if (fact.stopReason === "error") return "failed reply";
-      return fact.stopReason === "aborted" ? "stopped reply" : "";
-    }
-    case "toolResult":
-      return firstLine(`${fact.toolName}: ${contentText(fact.content, " ")}`);
-    case "branchSummary":
-    case "compactionSummary":
-      return firstLine(fact.summary);
-    case "system":
-      return "system prompt";
-    case "notification":
-    case "progress":
-      return firstLine(fact.text);
-    case "bashExecution":
-      return firstLine(`!${fact.command}`);
-    case "approval_request":
-      return firstLine(fact.action);
-    default:
-      return "";
-  }
+  return firstLine(kindOf(fact).title(fact));
 }
 
 /**

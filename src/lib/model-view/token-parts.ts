@@ -1,6 +1,6 @@
 import type { Message } from "@earendil-works/pi-ai";
 import { getSystemMessageText } from "@earendil-works/pi-ai/utils/text";
-import { assistantParts, jsonChars } from "./tokens.ts";
+import { assistantParts, jsonChars } from "../messages/tokens.ts";
 
 /**
  * A message's estimate split into its parts, for the anatomy. A module of its own so that it loads with

@@ -16,7 +16,7 @@ import {
   userMessage,
 } from "../messages/pi-message.arbitraries.test-support.ts";
 import { CHARS_PER_TOKEN, ESTIMATED_IMAGE_CHARS, measureParts, type TokenPart } from "./token-parts.ts";
-import { messageTokens } from "./tokens.ts";
+import { messageTokens } from "../messages/tokens.ts";
 import { contextTokens, factTokens } from "./view-tokens.ts";
 
 const image = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" };

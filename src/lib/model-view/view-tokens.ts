@@ -1,13 +1,9 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
-import {
-  estimateContextTokens,
-  estimateTextAndImageContentTokens,
-  estimateTextTokens,
-  type ContextUsageEstimate,
-} from "@earendil-works/pi-ai/utils/estimate";
+import { estimateContextTokens, type ContextUsageEstimate } from "@earendil-works/pi-ai/utils/estimate";
 import type { ModelView, TokenEstimate } from "./project.ts";
-import { estimable, isEstimable, messageTokens, textAndImages } from "./tokens.ts";
+import { kindOf } from "../messages/kinds/index.ts";
+import { estimable, isEstimable } from "../messages/tokens.ts";
 
 export type { ContextUsageEstimate };
 
@@ -21,32 +17,13 @@ export function contextTokens(messages: readonly Message[]): ContextUsageEstimat
 }
 
 /**
- * A fact's own size: pi-ai's estimate for the messages the model reads, and for the custom facts pi-ai's
- * text estimate of what they hold (a fact the policy hides still has a size; what the model reads of a
- * converted one is counted by the model view). A role this version does not know is never sent: nothing.
+ * A fact's own size, as its kind measures it: pi-ai's estimate for the messages the model reads, and for
+ * the custom facts pi-ai's text estimate of what they hold (a fact the policy hides still has a size; what
+ * the model reads of a converted one is counted by the model view). A fact of a role nobody registered is
+ * never sent: nothing.
  */
 export function factTokens(fact: AgentMessage): number {
-  switch (fact.role) {
-    case "system":
-    case "user":
-    case "assistant":
-    case "toolResult":
-      return messageTokens(fact);
-    case "custom":
-      return estimateTextAndImageContentTokens(textAndImages(fact.content));
-    case "bashExecution":
-      return estimateTextTokens(fact.command + fact.output);
-    case "branchSummary":
-    case "compactionSummary":
-      return estimateTextTokens(fact.summary);
-    case "notification":
-    case "progress":
-      return estimateTextTokens(fact.text);
-    case "approval_request":
-      return estimateTextTokens(fact.action + (fact.subject ?? "") + (fact.reason ?? ""));
-    default:
-      return 0;
-  }
+  return kindOf(fact).tokens(fact);
 }
 
 /** pi-ai's estimate, as a view's totals count with it (`ModelView.factTokens`). */

@@ -2,7 +2,7 @@ import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { createInjectedAssistantMessage, createUserMessage } from "../messages/factories.ts";
 import { estimateMessageTokens } from "@earendil-works/pi-ai/utils/estimate";
-import { messageTokens } from "../model-view/tokens.ts";
+import { messageTokens } from "../messages/tokens.ts";
 import { replyTokens, sumUsage, UsageSummer } from "./usage.ts";
 
 function reply(text: string, change: Partial<AssistantMessage> = {}): AssistantMessage {

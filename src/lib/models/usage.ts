@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Usage } from "@earendil-works/pi-ai";
 import { startsWith } from "../../shared/starts-with.ts";
-import { messageTokens } from "../model-view/tokens.ts";
+import { messageTokens } from "../messages/tokens.ts";
 
 /**
  * Token numbers as the playground counts them, wherever they are shown: input not served from a cache,

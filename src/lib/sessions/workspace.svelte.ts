@@ -5,6 +5,7 @@ import type { SessionInit } from "../agent/new-session.ts";
 import { CallPreferences } from "../agent/call-preferences.svelte.ts";
 import { ProxyConnection } from "../connection/proxy-connection.svelte.ts";
 import { readSettings } from "../agent/session-settings.ts";
+import { loadMessageKinds } from "../messages/kinds/loaded.ts";
 import { loadValidators } from "../messages/validators.ts";
 import { createBranchSummary } from "../messages/factories.ts";
 import { ModelCatalog } from "../models/model-catalog.svelte.ts";
@@ -99,8 +100,9 @@ export class Workspace {
       onVersionChange: () => health.versionChanged(reload),
       onBlocked: () => health.upgradeBlocked(),
     };
-    // The validators load while storage opens: every read after this point checks what it reads.
-    const validatorsLoaded = loadValidators();
+    // The validators and the message kinds load while storage opens: every read after this point checks
+    // what it reads, and every fact shown has its kind.
+    const validatorsLoaded = Promise.all([loadValidators(), loadMessageKinds()]);
     validatorsLoaded.catch(() => undefined);
     // So does the tabs' coordination, which nothing needs before a session opens (kept out of the
     // page's first chunk).

@@ -2,8 +2,8 @@ import type { Message } from "@earendil-works/pi-ai";
 import { estimateMessageTokens } from "@earendil-works/pi-ai/utils/estimate";
 
 /**
- * The one token estimate of the page (this module: a message; `view-tokens.ts`: facts, contexts and a
- * model view's totals, loaded with the views that show them): pi-ai's own (`estimateMessageTokens`, `estimateContextTokens`), so
+ * The one token estimate of the page (this module: a message; each message kind: its fact's own size;
+ * `model-view/view-tokens.ts`: contexts and a model view's totals, loaded with the views that show them): pi-ai's own (`estimateMessageTokens`, `estimateContextTokens`), so
  * the inspector, the anatomy, the calls and the header count a message the same way pi does. A context is
  * anchored on real usage where it has it: the last reply whose usage applies counts as reported, and only
  * what follows it is estimated. Real tokenizers differ by model, so every figure is called an estimate.

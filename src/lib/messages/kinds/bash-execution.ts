@@ -1,0 +1,44 @@
+import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
+import type { BashExecutionMessage } from "../types.ts";
+import { userText, type MessageKind, type ModelFate } from "./kind.ts";
+
+// pi's coding agent 1.6.0 `bashExecutionToText`, byte for byte (a conformance test compares the two).
+export function bashExecutionToText(message: BashExecutionMessage): string {
+  let text = `Ran \`${message.command}\`\n`;
+  if (message.output) {
+    text += `\`\`\`\n${message.output}\n\`\`\``;
+  } else {
+    text += "(no output)";
+  }
+  if (message.cancelled) {
+    text += "\n\n(command cancelled)";
+  } else if (message.exitCode !== null && message.exitCode !== undefined && message.exitCode !== 0) {
+    text += `\n\nCommand exited with code ${message.exitCode}`;
+  }
+  if (message.truncated && message.fullOutputPath) {
+    text += `\n\n[Output truncated. Full output: ${message.fullOutputPath}]`;
+  }
+  return text;
+}
+
+const AS_TEXT: ModelFate<BashExecutionMessage> = {
+  fate: "converted",
+  build: (message) => userText(bashExecutionToText(message), message.timestamp),
+  key: "",
+  byPolicy: false,
+};
+
+/** A shell command the user ran with `!` (or `!!`, kept out of the model's context). */
+export const bashExecutionKind = {
+  role: "bashExecution",
+  label: "Bash execution",
+  convert: (message) => (message.excludeFromContext ? { fate: "excluded" } : AS_TEXT),
+  policy: null,
+  badge: (message) => message.role,
+  preview: (message) =>
+    `${message.excludeFromContext ? "!!" : "!"}${message.command} → ${message.cancelled ? "cancelled" : `exit ${message.exitCode ?? "?"}`}`,
+  copyText: (message) => `$ ${message.command}\n${message.output}`,
+  tokens: (message) => estimateTextTokens(message.command + message.output),
+  title: (message) => `!${message.command}`,
+  anatomy: { label: "bash executions", lhar: "system_injections" },
+} as const satisfies MessageKind<BashExecutionMessage>;

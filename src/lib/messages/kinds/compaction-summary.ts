@@ -1,0 +1,33 @@
+import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
+import type { CompactionSummaryMessage } from "../types.ts";
+import { userText, type MessageKind, type ModelFate } from "./kind.ts";
+
+// pi's coding agent 1.6.0 texts, byte for byte (a conformance test compares them).
+export const COMPACTION_SUMMARY_PREFIX = `The conversation history before this point was compacted into the following summary:
+
+<summary>
+`;
+export const COMPACTION_SUMMARY_SUFFIX = `
+</summary>`;
+
+const AS_TEXT: ModelFate<CompactionSummaryMessage> = {
+  fate: "converted",
+  build: (message) =>
+    userText(COMPACTION_SUMMARY_PREFIX + message.summary + COMPACTION_SUMMARY_SUFFIX, message.timestamp),
+  key: "",
+  byPolicy: false,
+};
+
+/** Inserted by compaction: the turns before it are summarised here and no longer sent to the model. */
+export const compactionSummaryKind = {
+  role: "compactionSummary",
+  label: "Compaction summary",
+  convert: () => AS_TEXT,
+  policy: null,
+  badge: (message) => message.role,
+  preview: (message) => message.summary,
+  copyText: (message) => message.summary,
+  tokens: (message) => estimateTextTokens(message.summary),
+  title: (message) => message.summary,
+  anatomy: { label: "compaction summaries", lhar: "system_injections" },
+} as const satisfies MessageKind<CompactionSummaryMessage>;

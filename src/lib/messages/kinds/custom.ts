@@ -1,0 +1,32 @@
+import { contentText } from "@earendil-works/pi-ai";
+import { estimateTextAndImageContentTokens } from "@earendil-works/pi-ai/utils/estimate";
+import { contentParts, partText } from "../content.ts";
+import { textAndImages } from "../tokens.ts";
+import type { CustomMessage } from "../types.ts";
+import type { MessageKind, ModelFate } from "./kind.ts";
+import { partsText } from "./text.ts";
+
+const AS_USER: ModelFate<CustomMessage> = {
+  fate: "converted",
+  build: (message) => ({
+    role: "user",
+    content: contentParts(message.content),
+    timestamp: message.timestamp,
+  }),
+  key: "",
+  byPolicy: false,
+};
+
+/** A message an extension injected (pi's `sendCustomMessage`): sent as user content. */
+export const customKind = {
+  role: "custom",
+  label: "Custom (extension message)",
+  convert: () => AS_USER,
+  policy: null,
+  badge: (message) => `custom:${message.customType}`,
+  preview: (message) => partsText(message.content) || "(empty)",
+  copyText: (message) => contentParts(message.content).map(partText).join("\n"),
+  tokens: (message) => estimateTextAndImageContentTokens(textAndImages(message.content)),
+  title: (message) => contentText(message.content, " "),
+  anatomy: { label: "custom messages", lhar: "system_injections" },
+} as const satisfies MessageKind<CustomMessage>;

@@ -1,0 +1,96 @@
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { Message } from "@earendil-works/pi-ai";
+import type { PolicyRole } from "../types.ts";
+
+/**
+ * What a message kind is made of: everything the playground knows about one role of fact, in one module
+ * per role (`kinds/<role>.ts`), registered in one table (`kinds/index.ts`). Every part is required: a
+ * kind that leaves one out does not compile, and neither does a role of `AgentMessage` without a kind.
+ * A part that does not apply says so with `null` (a kind the model reads as it is has no anatomy category
+ * of its own), so leaving it out is never a silent choice.
+ */
+export interface MessageKind<M extends Fact = Fact> {
+  readonly role: M["role"];
+  /** What people call it: "Bash execution". */
+  readonly label: string;
+  /** What the model gets of it, before ordering and compaction (pi's `convertToLlm`, per role). */
+  readonly convert: (message: M, policies: VisibilityPolicies) => ModelFate<M>;
+  /**
+   * Whether a per-session visibility policy decides if the model reads it (the tutorial's types), and the
+   * policy's default; `null` for a kind whose fate is fixed.
+   */
+  readonly policy: M["role"] extends PolicyRole ? { readonly default: Visibility } : null;
+  /** The badge that names it in lists: its role, or more ("custom:reminder"). */
+  readonly badge: (message: M) => string;
+  /** One line that tells it apart from its neighbours (the inspector's rows, the calls, the queue). */
+  readonly preview: (message: M) => string;
+  /** What a person expects on the clipboard when copying it from the chat. */
+  readonly copyText: (message: M) => string;
+  /** Its own size in tokens, by pi-ai's estimate (a fact the policy hides still has a size). */
+  readonly tokens: (message: M) => number;
+  /** What the session tree calls its entry: what it says ("" when nothing a person would know it by). */
+  readonly title: (message: M) => string;
+  /**
+   * Its category in the context's anatomy when the model reads it as user text made by conversion; `null`
+   * for the model's own roles, whose blocks the anatomy sorts by type.
+   */
+  readonly anatomy: AnatomyCategory | null;
+}
+
+/** Any fact: a role and a time (a role nobody registered is such a fact too). */
+export interface Fact {
+  role: string;
+  timestamp: number;
+}
+
+/** A kind for any fact, its role known or not: what a registry lookup returns. */
+export type AnyMessageKind = MessageKind<AgentMessage>;
+
+/**
+ * What the model gets of one fact: the fact itself (`sent`), nothing (`hidden` by a policy, `excluded` by
+ * the fact itself, `unknown` for a role nobody registered, which pi drops), or a message built from it.
+ * A built message is made by `build`, a function of the fact alone, so the conversion can be cached per
+ * fact; `key` tells apart conversions of one fact under different policies.
+ */
+export type ModelFate<M> =
+  | { readonly fate: "sent" | "hidden" | "excluded" | "unknown" }
+  | {
+      readonly fate: "converted";
+      readonly build: (message: M) => Message;
+      readonly key: string;
+      /** Converted by a visibility policy; such messages never split a tool call from its results. */
+      readonly byPolicy: boolean;
+    };
+
+/**
+ * What the model sees of a tutorial-type fact: nothing (`hidden`, the tutorial's default: kept for people
+ * and audit, never sent) or a user message carrying its text (`userText`).
+ */
+export type Visibility = "hidden" | "userText";
+
+export type VisibilityPolicies = Readonly<Record<PolicyRole, Visibility>>;
+
+/** Context Lens's composition categories (LHAR `CompositionCategory`). */
+export type LharCategory =
+  | "system_prompt"
+  | "tool_definitions"
+  | "tool_results"
+  | "tool_calls"
+  | "assistant_text"
+  | "user_text"
+  | "thinking"
+  | "system_injections"
+  | "images"
+  | "cache_markers"
+  | "other";
+
+export interface AnatomyCategory {
+  /** The category's name in the composition chart: "bash executions". */
+  readonly label: string;
+  readonly lhar: LharCategory;
+}
+
+/** A user message carrying one text part, with the fact's own timestamp as it is (pi fills in none). */
+export function userText(text: string, timestamp: number): Message {
+  return { role: "user", content: [{ type: "text", text }], timestamp };
+}

@@ -1,0 +1,30 @@
+import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
+import { DEFAULT_POLICIES } from "../policies.ts";
+import type { NotificationMessage } from "../types.ts";
+import { userText, type MessageKind, type ModelFate } from "./kind.ts";
+
+export function notificationText(message: NotificationMessage): string {
+  const level = message.level ?? "info";
+  return level === "info" ? `[Notification] ${message.text}` : `[Notification: ${level}] ${message.text}`;
+}
+
+const AS_TEXT: ModelFate<NotificationMessage> = {
+  fate: "converted",
+  build: (message) => userText(notificationText(message), message.timestamp),
+  key: "userText",
+  byPolicy: true,
+};
+
+/** Something the user should see; the model reads it only when the session's policy says so. */
+export const notificationKind = {
+  role: "notification",
+  label: "Notification",
+  convert: (_message, policies) => (policies.notification === "hidden" ? { fate: "hidden" } : AS_TEXT),
+  policy: { default: DEFAULT_POLICIES.notification },
+  badge: (message) => message.role,
+  preview: (message) => `${message.level ?? "info"}: ${message.text}`,
+  copyText: (message) => message.text,
+  tokens: (message) => estimateTextTokens(message.text),
+  title: (message) => message.text,
+  anatomy: { label: "notifications (by policy)", lhar: "system_injections" },
+} as const satisfies MessageKind<NotificationMessage>;

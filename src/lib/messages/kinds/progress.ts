@@ -1,0 +1,31 @@
+import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
+import { DEFAULT_POLICIES } from "../policies.ts";
+import type { ProgressMessage } from "../types.ts";
+import { userText, type MessageKind, type ModelFate } from "./kind.ts";
+
+export function progressText(message: ProgressMessage): string {
+  const percent = message.fraction === undefined ? "" : ` ${Math.round(message.fraction * 100)}%`;
+  return `[Progress${percent}] ${message.text}`;
+}
+
+const AS_TEXT: ModelFate<ProgressMessage> = {
+  fate: "converted",
+  build: (message) => userText(progressText(message), message.timestamp),
+  key: "userText",
+  byPolicy: true,
+};
+
+/** A progress log line; the model reads it only when the session's policy says so. */
+export const progressKind = {
+  role: "progress",
+  label: "Progress",
+  convert: (_message, policies) => (policies.progress === "hidden" ? { fate: "hidden" } : AS_TEXT),
+  policy: { default: DEFAULT_POLICIES.progress },
+  badge: (message) => message.role,
+  preview: (message) =>
+    `${message.fraction === undefined ? "" : `${Math.round(message.fraction * 100)}% `}${message.text}`,
+  copyText: (message) => message.text,
+  tokens: (message) => estimateTextTokens(message.text),
+  title: (message) => message.text,
+  anatomy: { label: "progress (by policy)", lhar: "system_injections" },
+} as const satisfies MessageKind<ProgressMessage>;

@@ -1,0 +1,28 @@
+import type { SystemMessage } from "@earendil-works/pi-ai";
+import { contentParts, partText } from "../content.ts";
+import { messageTokens } from "../tokens.ts";
+import type { MessageKind } from "./kind.ts";
+import { partsText } from "./text.ts";
+
+/** The system prompt as a fact of the session (pi's `SystemMessage`): sent as it is. */
+export const systemKind = {
+  role: "system",
+  label: "System prompt",
+  convert: () => ({ fate: "sent" }),
+  policy: null,
+  badge: (message) => message.role,
+  preview: (message) => {
+    const text = partsText(message.content);
+    const tools = [
+      ...(message.toolsAdded?.map((tool) => `+${tool.name}`) ?? []),
+      ...(message.toolsRemoved?.map((tool) => `-${tool.name}`) ?? []),
+    ];
+    return (
+      [text, tools.length > 0 ? `tools ${tools.join(" ")}` : ""].filter(Boolean).join(" · ") || "(empty)"
+    );
+  },
+  copyText: (message) => contentParts(message.content).map(partText).join("\n"),
+  tokens: messageTokens,
+  title: () => "system prompt",
+  anatomy: null,
+} as const satisfies MessageKind<SystemMessage>;

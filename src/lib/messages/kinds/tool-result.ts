@@ -1,0 +1,20 @@
+import { contentText, type ToolResultMessage } from "@earendil-works/pi-ai";
+import { partText } from "../content.ts";
+import { messageTokens } from "../tokens.ts";
+import type { MessageKind } from "./kind.ts";
+import { partsText } from "./text.ts";
+
+/** What a tool answered to a call: sent as it is. */
+export const toolResultKind = {
+  role: "toolResult",
+  label: "Tool result",
+  convert: () => ({ fate: "sent" }),
+  policy: null,
+  badge: (message) => message.role,
+  preview: (message) =>
+    `${message.toolName}${message.isError ? " (error)" : ""}: ${partsText(message.content)}`,
+  copyText: (message) => message.content.map(partText).join("\n"),
+  tokens: messageTokens,
+  title: (message) => `${message.toolName}: ${contentText(message.content, " ")}`,
+  anatomy: null,
+} as const satisfies MessageKind<ToolResultMessage>;
