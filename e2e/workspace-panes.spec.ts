@@ -114,3 +114,20 @@ test("chat lines keep to a readable width on a wide screen", async ({ page }) =>
   const log = await messages.boundingBox();
   expect(log && Math.abs(log.x + log.width / 2 - 720)).toBeLessThan(12);
 });
+
+test("the usage line does not shift the layout when the first reply arrives", async ({ page }) => {
+  // A laptop width, where a longer usage line used to wrap and grow the header.
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await openPlayground(page);
+  const header = page.getByRole("banner");
+  const usage = page.getByLabel("Session usage");
+  await expect(usage).toContainText("0 replies");
+  const before = await header.boundingBox();
+  await sendMessage(page, "What is 12 * (3 + 4)?");
+  await expect(page.getByLabel("Result of calculate")).toHaveText("12 * (3 + 4) = 84", { timeout: 15_000 });
+  await expect(usage).toContainText(/2 replies · .*cache write/);
+  expect((await header.boundingBox())?.height).toBe(before?.height);
+  // One primary action in the header.
+  await expect(header.locator("button.primary")).toHaveText(["Inject"]);
+  await expectAccessible(page, "header after the first reply");
+});
