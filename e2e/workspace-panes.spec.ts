@@ -122,6 +122,8 @@ test("the usage line does not shift the layout when the first reply arrives", as
   const header = page.getByRole("banner");
   const usage = page.getByLabel("Session usage");
   await expect(usage).toContainText("0 replies");
+  // Measured once the header is whole: where calls go is shown just after the first paint.
+  await expect(header.getByRole("button", { name: /^Proxy:/ })).toBeVisible();
   const before = await header.boundingBox();
   await sendMessage(page, "What is 12 * (3 + 4)?");
   await expect(page.getByLabel("Result of calculate")).toHaveText("12 * (3 + 4) = 84", { timeout: 15_000 });
