@@ -20,6 +20,8 @@ const quick = process.argv.includes("--quick");
 // Sessions of 100,000 facts take minutes to plant and open: skippable on slow machines, run by default.
 const huge = !process.argv.includes("--skip-100k");
 const RUNS = quick ? 3 : 7;
+// Only the live pi row (it starts two real pi processes and a playground of its own): `-- --live-pi-only`.
+const livePiOnly = process.argv.includes("--live-pi-only");
 
 const rows = [];
 const started = Date.now();
@@ -50,6 +52,7 @@ function format(value, unit) {
   if (unit === "kB") return `${value.toFixed(1)} kB`;
   if (unit === "count") return String(Math.round(value));
   if (unit === "µs") return `${value.toFixed(2)} µs`;
+  if (unit === "×") return `${value.toFixed(3)}×`;
   if (unit === "MB") return `${value.toFixed(0)} MB`;
   return value >= 100
     ? `${value.toFixed(0)} ms`
@@ -167,6 +170,55 @@ async function proxyBenchmarks() {
   record("payload capture (serialize + scrub)", "1 MB request body, once per call", capture, "-", undefined);
 }
 
+async function livePiBenchmarks() {
+  console.log("Live pi: a real pi's time per call, watched by a running playground vs not (Node 22)…");
+  const { module } = await runnerImport(join(root, "bench", "live-pi-bench.ts"), {
+    configFile: false,
+    logLevel: "error",
+  });
+  const result = await module.livePiOverhead({ calls: quick ? 30 : 100 });
+  if (result.liveEntries !== result.piEntries)
+    throw new Error(
+      `The playground holds ${result.liveEntries} of the watched pi's ${result.piEntries} entries: the benchmark watched nothing.`,
+    );
+  record(
+    "live pi: time per call, extension + running playground",
+    `${result.withMs.length} calls, alternating`,
+    result.withMs,
+    "the same prompts on a pi without the extension",
+    result.withoutMs,
+    { goal: "ratio ≤ 1.05" },
+  );
+  // Each prompt's time against the same prompt's on the other pi, run next to it: the load of a shared
+  // machine moves both alike, so the median of these ratios is the steadier figure.
+  const paired = result.withMs.map((ms, index) => ms / result.withoutMs[index]);
+  const row = record(
+    "live pi: time per call, paired with the same prompt without",
+    `${paired.length} pairs`,
+    paired,
+    "-",
+    undefined,
+    { unit: "×", goal: "≤ 1.05×" },
+  );
+  row.ratio = row.median;
+  if (result.withCpuMs.length > 0) {
+    record(
+      "live pi: pi's CPU time per call, extension + running playground",
+      `${result.withCpuMs.length} blocks of 10 calls`,
+      result.withCpuMs,
+      "the pi without the extension",
+      result.withoutCpuMs,
+    );
+    record(
+      "live pi: the playground server's CPU time per watched call",
+      `${result.playgroundCpuMs.length} blocks of 10 calls`,
+      result.playgroundCpuMs,
+      "-",
+      undefined,
+    );
+  }
+}
+
 async function browserMicroBenchmarks(browser, baseURL) {
   console.log("Model view and IndexedDB (Chromium)…");
   const context = await browser.newContext({ bypassCSP: true });
@@ -279,9 +331,16 @@ async function browserMicroBenchmarks(browser, baseURL) {
 
 async function main() {
   await rm(join(root, "bench", "results.json"), { force: true });
+  if (livePiOnly) {
+    await build({ root, logLevel: "error" });
+    await livePiBenchmarks();
+    printTable();
+    return;
+  }
   await buildAll();
   await bundleSizes();
   await proxyBenchmarks();
+  await livePiBenchmarks();
 
   const server = await preview({
     root,
