@@ -1,7 +1,7 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { IngestBatch } from "../shared/live/live-protocol.ts";
+import type { IngestBatch, LiveControlState, PiCommand } from "../shared/live/live-protocol.ts";
 
 /**
  * The extension's own behaviour, with pi's real SessionManager and convertToLlm (loaded from pi's package
@@ -89,6 +89,12 @@ interface Ingest {
   hang: boolean;
   /** Requests taken while hanging. */
   held: number;
+  /** The control state a command stream opens with. */
+  control: LiveControlState;
+  /** The open command streams. */
+  commands: ServerResponse[];
+  /** Send pi a command on every open command stream. */
+  send(command: PiCommand): void;
   close(): Promise<void>;
 }
 
@@ -99,6 +105,11 @@ async function ingest(port = 0): Promise<Ingest> {
     status: 200,
     hang: false,
     held: 0,
+    control: { allowed: false, on: false, gates: { tools: false, calls: false } },
+    commands: [],
+    send: (command) => {
+      for (const stream of state.commands) stream.write(`data: ${JSON.stringify(command)}\n\n`);
+    },
     server: createServer((req, res) => {
       if (state.hang) {
         state.held++;
@@ -109,9 +120,8 @@ async function ingest(port = 0): Promise<Ingest> {
       req.on("end", () => {
         if (req.url?.startsWith("/api/live/pi/commands")) {
           res.writeHead(200, { "Content-Type": "text/event-stream" });
-          res.write(
-            `data: ${JSON.stringify({ type: "state", control: { allowed: false, on: false, gates: { tools: false, calls: false } } })}\n\n`,
-          );
+          state.commands.push(res);
+          state.send({ type: "state", control: state.control });
           return;
         }
         if (state.status === 200) state.batches.push(JSON.parse(body) as IngestBatch);
@@ -243,6 +253,59 @@ describe("the pi extension", () => {
     await until(() => stderr.mock.calls.some(([text]) => String(text).includes("is live in the playground")));
     const lines = stderr.mock.calls.map(([text]) => String(text));
     expect(lines.filter((line) => line.includes("No playground answers"))).toHaveLength(1);
+    stderr.mockRestore();
+  });
+
+  it("with control on, a gated tool call waits for the page's answer, and Abort gives it up with the run", async () => {
+    const playground = await ingest();
+    playground.control = { allowed: true, on: true, gates: { tools: true, calls: false } };
+    stops.push(() => playground.close());
+    const pi = await loadExtension({
+      PI_PLAYGROUND_URL: playground.url,
+      PI_PLAYGROUND_TOKEN: "pairing-token-0123456789",
+      PI_PLAYGROUND_CONTROL: "1",
+      PI_PLAYGROUND_ASK_TIMEOUT_MS: "60000",
+    });
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    await pi.emit("session_start", { reason: "startup" });
+    stops.push(() => pi.emit("session_shutdown").then(() => undefined));
+    const events = () => playground.batches.flatMap((batch) => batch.events);
+    const asked = (id: string) =>
+      events().find((event) => event.type === "ask" && event.ask.id === id) as
+        Extract<(typeof playground.batches)[number]["events"][number], { type: "ask" }> | undefined;
+    await until(() => playground.commands.length > 0);
+    // The state the stream opened with is read before the next hook.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const approved = pi.emit("tool_call", { toolCallId: "t1", toolName: "bash", input: { command: "ls" } });
+    const ask = await until(() => asked("t1"));
+    expect(ask.ask).toMatchObject({
+      kind: "tool",
+      toolName: "bash",
+      args: { command: "ls" },
+      timeoutMs: 60_000,
+    });
+    playground.send({ type: "answer", id: "t1", approve: true });
+    expect(await approved).toEqual([undefined]);
+
+    const rejected = pi.emit("tool_call", { toolCallId: "t2", toolName: "bash", input: { command: "rm x" } });
+    await until(() => asked("t2"));
+    playground.send({ type: "answer", id: "t2", approve: false, reason: "not today" });
+    expect(await rejected).toEqual([{ block: true, reason: "Rejected in the playground: not today" }]);
+
+    const aborted = pi.emit("tool_call", {
+      toolCallId: "t3",
+      toolName: "bash",
+      input: { command: "sleep 9" },
+    });
+    await until(() => asked("t3"));
+    playground.send({ type: "abort" });
+    expect(await aborted).toEqual([
+      { block: true, reason: "Blocked: the run was aborted in the playground." },
+    ]);
+    expect(pi.aborted).toBe(1);
+    // The page hears that pi no longer waits on it.
+    await until(() => events().some((event) => event.type === "settled" && event.id === "t3"));
     stderr.mockRestore();
   });
 
