@@ -5,16 +5,19 @@ import { PiProcess, piWorld, type PiWorld } from "../e2e/fixtures/pi-process.ts"
 import { startPlayground } from "../e2e/fixtures/playground-server.ts";
 
 /**
- * The cost of watching a pi: two real pi coding agents (the pinned CLI on a Node 22 from the registry,
- * offline against the same loopback fixture) prompted in turn in the same run, one with the playground's
- * extension streaming to a running playground, one without the extension. Each prompt is one model call;
- * its time is from the prompt to pi settling, so it holds everything the extension's hooks do in pi.
+ * The cost of watching a pi: real pi coding agents (the pinned CLI on a Node 22 from the registry,
+ * offline against the same loopback fixture) prompted in turn in the same run: one with the playground's
+ * extension streaming to a running playground, one without the extension, and one with the extension and
+ * no playground at its address. Each prompt is one model call; its time is from the prompt to pi settling,
+ * so it holds everything the extension's hooks do in pi.
  */
 export interface LivePiOverhead {
   /** Time per call of the pi with the extension and a running playground. */
   withMs: number[];
   /** The same prompt's time on the pi without the extension. */
   withoutMs: number[];
+  /** And on a pi with the extension whose playground is down (nothing listens at its address). */
+  downMs: number[];
   /**
    * CPU time per call of each pi, and of the playground's server, over blocks of calls (Linux only: read
    * from /proc; empty elsewhere). Steadier than wall time on a shared machine.
@@ -91,19 +94,25 @@ async function liveEntries(url: string): Promise<number> {
 export async function livePiOverhead({ calls }: { calls: number }): Promise<LivePiOverhead> {
   const fixture = await startFixtureServer(0);
   const playground = await startPlayground(await freePort(), { PI_PLAYGROUND_TOKEN: TOKEN });
-  const worlds: PiWorld[] = [piWorld(fixture.port), piWorld(fixture.port)];
+  const worlds: PiWorld[] = [piWorld(fixture.port), piWorld(fixture.port), piWorld(fixture.port)];
   const watched = new PiProcess({
     world: worlds[0]!,
     env: { PI_PLAYGROUND_URL: playground.url, PI_PLAYGROUND_TOKEN: TOKEN },
   });
   const plain = new PiProcess({ world: worlds[1]!, extension: false });
+  const orphan = new PiProcess({
+    world: worlds[2]!,
+    env: { PI_PLAYGROUND_URL: `http://127.0.0.1:${await freePort()}`, PI_PLAYGROUND_TOKEN: TOKEN },
+  });
   try {
     await watched.prompt("hello");
     await plain.prompt("hello");
+    await orphan.prompt("hello");
     if (!watched.stderr.includes("This session is live in the playground"))
       throw new Error(`The watched pi did not reach the playground: ${watched.stderr}`);
     const withMs: number[] = [];
     const withoutMs: number[] = [];
+    const downMs: number[] = [];
     const withCpuMs: number[] = [];
     const withoutCpuMs: number[] = [];
     const playgroundCpuMs: number[] = [];
@@ -124,12 +133,15 @@ export async function livePiOverhead({ calls }: { calls: number }): Promise<Live
         cpuAtBlock = now;
       }
       const message = `hello ${index}`;
-      if (index % 2 === 0) {
-        withMs.push(await timedPrompt(watched, message));
-        withoutMs.push(await timedPrompt(plain, message));
-      } else {
-        withoutMs.push(await timedPrompt(plain, message));
-        withMs.push(await timedPrompt(watched, message));
+      // Each pi goes first, second and third in turn.
+      const turns: [PiProcess, number[]][] = [
+        [watched, withMs],
+        [plain, withoutMs],
+        [orphan, downMs],
+      ];
+      for (let step = 0; step < turns.length; step++) {
+        const [pi, times] = turns[(index + step) % turns.length]!;
+        times.push(await timedPrompt(pi, message));
       }
     }
     const piEntries = (await watched.entries()).length;
@@ -139,9 +151,20 @@ export async function livePiOverhead({ calls }: { calls: number }): Promise<Live
       held = await liveEntries(playground.url);
       if (held < piEntries) await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    return { withMs, withoutMs, withCpuMs, withoutCpuMs, playgroundCpuMs, liveEntries: held, piEntries };
+    if (!orphan.stderr.includes("No playground answers"))
+      throw new Error(`The pi whose playground is down did not try it: ${orphan.stderr}`);
+    return {
+      withMs,
+      withoutMs,
+      downMs,
+      withCpuMs,
+      withoutCpuMs,
+      playgroundCpuMs,
+      liveEntries: held,
+      piEntries,
+    };
   } finally {
-    await Promise.all([watched.stop(), plain.stop()]);
+    await Promise.all([watched.stop(), plain.stop(), orphan.stop()]);
     await playground.stop();
     await fixture.close();
     for (const world of worlds) world.remove();
