@@ -16,7 +16,7 @@ export { ToolAnswers } from "./tool-answers.svelte.ts";
  */
 export interface SessionAgentOptions
   extends
-    Pick<AgentOptions, "convertToLlm" | "beforeToolCall" | "prepareRequest" | "sessionId">,
+    Pick<AgentOptions, "convertToLlm" | "beforeToolCall" | "prepareRequest" | "finishTurn" | "sessionId">,
     ProxyStreamOptions {
   initialState: NonNullable<AgentOptions["initialState"]>;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryKeyValueStore } from "../storage/kv.ts";
-import { CallPreferences } from "./call-preferences.svelte.ts";
+import { CallPreferences, MAX_TOOL_CALLS_PER_RUN } from "./call-preferences.svelte.ts";
 
 describe("CallPreferences", () => {
   it("remembers the Mirror speed, and starts every page with pausing off", async () => {
@@ -30,5 +30,24 @@ describe("CallPreferences", () => {
     void late.setMirrorSpeed(15);
     await restoring;
     expect(late.mirrorSpeed).toBe(15);
+  });
+
+  it("remembers the tool calls a run may make in a row, and refuses a limit that is not a whole number in range", async () => {
+    const store = new MemoryKeyValueStore();
+    const first = new CallPreferences(() => store);
+    expect(first.toolCallsPerRun).toBe(50);
+    for (const bad of [0, -1, 2.5, Number.NaN, MAX_TOOL_CALLS_PER_RUN + 1])
+      expect(first.setToolCallsPerRun(bad)).toBe(false);
+    expect(first.toolCallsPerRun).toBe(50);
+    expect(first.setToolCallsPerRun(3)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const next = new CallPreferences(() => store);
+    await next.restore();
+    expect(next.toolCallsPerRun).toBe(3);
+    // A stored value nobody could have set is ignored.
+    await store.set("tool-calls-per-run", "9");
+    const third = new CallPreferences(() => store);
+    await third.restore();
+    expect(third.toolCallsPerRun).toBe(50);
   });
 });

@@ -12,6 +12,7 @@ import type { Replica } from "./replica.svelte.ts";
 import type { SessionAgent } from "./session-agent.svelte.ts";
 import type { SessionSettingsState } from "./session-settings.svelte.ts";
 import { StreamingReply } from "./streaming-reply.svelte.ts";
+import { toolStreakNotice } from "./tool-call-streak.ts";
 import type { Transcript } from "./transcript.svelte.ts";
 
 export interface RunHost {
@@ -241,6 +242,8 @@ export class RunController {
           await this.#catchUp();
           this.#agent.prepareRun(agent);
           if (!this.#closed) await start(agent);
+          const limit = this.#agent.takeToolCallStop();
+          if (limit !== undefined) this.#notice(toolStreakNotice(limit));
         } finally {
           // Still under the lock: bash recorded during the run lands now, then what others wrote meanwhile.
           this.#running = false;

@@ -14,6 +14,7 @@ import type { SessionSettingsState } from "./session-settings.svelte.ts";
 import type { PreviewRequest, RecordedRequest, StreamRouter } from "./stream-route.ts";
 import type { ToolAnswers } from "./tool-answers.svelte.ts";
 import { ToolApprovals, type Decision } from "./tool-approvals.svelte.ts";
+import { ToolCallStreak } from "./tool-call-streak.ts";
 import type { Transcript } from "./transcript.svelte.ts";
 
 export interface LastRequest {
@@ -73,6 +74,7 @@ export class SessionAgent {
   #unsubscribe: () => void = () => undefined;
   #lastRequest = $state.raw<LastRequest | undefined>(undefined);
   #stopped = false;
+  readonly #streak: ToolCallStreak;
 
   constructor(host: AgentHost) {
     this.#host = host;
@@ -83,6 +85,7 @@ export class SessionAgent {
       settle: (request, outcome) => void transcript.replaceFact(request, outcome),
     });
     this.queues = new MessageQueues(() => this.#agent);
+    this.#streak = new ToolCallStreak(() => host.preferences.toolCallsPerRun);
     this.#ready = import("./agent-runtime.ts").then((runtime) => {
       this.#runtime = runtime;
       this.#answers = new runtime.ToolAnswers();
@@ -104,6 +107,9 @@ export class SessionAgent {
         mirrorSpeed: () => host.preferences.mirrorSpeed,
         sampling: () => settings.current.sampling,
         beforeToolCall: this.#approvals.gate,
+        // pi's hook after each turn's tool results: a run that keeps calling tools ends at the limit.
+        finishTurn: ({ toolResults }) =>
+          this.#streak.afterTurn(toolResults.length) === "stop" ? { action: "end" } : undefined,
         // Every request is built from the transcript as it is now, with the session's current model and
         // thinking level: pi's hook for replacing the request's context instead of editing the loop's arrays.
         // It is also the last step before the stream function, so a paused call waits here.
@@ -169,6 +175,7 @@ export class SessionAgent {
 
   /** Before a run: the Agent takes the transcript and the session's model, thinking level and queue modes. */
   prepareRun(agent: Agent): void {
+    this.#streak.reset();
     this.#host.transcript.syncAgent();
     if (this.#runtime) agent.state.tools = this.#tools(this.#runtime);
     agent.state.model = this.model();
@@ -183,6 +190,11 @@ export class SessionAgent {
     const modes = this.#host.settings.current.queueModes;
     agent.steeringMode = modes.steering;
     agent.followUpMode = modes.followUp;
+  }
+
+  /** The limit of tool calls in a row that ended the last run, told once; undefined when it ended by itself. */
+  takeToolCallStop(): number | undefined {
+    return this.#streak.takeStop();
   }
 
   /** The Agent's tools for the session's definitions as they are now (those switched on). */

@@ -1,6 +1,9 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { describe, expect, it } from "vitest";
+import { MemoryKeyValueStore } from "../storage/kv.ts";
+import { CallPreferences } from "./call-preferences.svelte.ts";
 import { ChatSession } from "./chat-session.svelte.ts";
+import { noticeOf } from "./chat-session.test-support.ts";
 import { mirrorSettings, mirrorWorld } from "./mirror-world.test-support.ts";
 import { defaultToolDefinitions, type ToolDefinition } from "./tools/tool-definitions.ts";
 
@@ -135,5 +138,26 @@ describe("tools a person defines, run by the session's Agent on Mirror", () => {
       "user",
     ]);
     expect(resultsOf(session.facts)).toEqual([["lookup_order", '{"id": 1, "status": "shipped"}', false]]);
+  });
+});
+
+describe("the limit of tool calls in a row", () => {
+  it("ends the run at the limit before the model is asked again, and says so; under it the run goes on", async () => {
+    const { deps, bodies } = mirrorWorld();
+    const preferences = new CallPreferences(() => new MemoryKeyValueStore());
+    expect(preferences.setToolCallsPerRun(1)).toBe(true);
+    const world = { ...deps(), preferences };
+    const session = await ChatSession.create(world, { settings: mirrorSettings({ tools: [lookup] }) });
+    await session.send('call lookup_order with {"id": 7}');
+    expect(session.facts.at(-1)?.role).toBe("toolResult");
+    expect(bodies).toHaveLength(1);
+    expect(noticeOf(world, session)).toContain("stopped after 1 tool call in a row");
+
+    // Raised: the same request runs to the model's answer, and the notice goes with the next run.
+    preferences.setToolCallsPerRun(2);
+    await session.send('call lookup_order with {"id": 8}');
+    expect(session.facts.at(-1)?.role).toBe("assistant");
+    expect(bodies).toHaveLength(3);
+    expect(noticeOf(world, session)).toBeUndefined();
   });
 });

@@ -15,6 +15,11 @@ export interface ToolLimits {
   descriptionChars: number;
   /** A fixed result, a template, a typed result, and what a template produces. */
   resultChars: number;
+  /**
+   * Tool calls one run may make in a row before it is stopped (a model that keeps calling tools would
+   * otherwise run, and spend, without end). The page's setting starts here.
+   */
+  toolCallsPerRun: number;
 }
 
 export const DEFAULT_TOOL_LIMITS: ToolLimits = {
@@ -23,6 +28,7 @@ export const DEFAULT_TOOL_LIMITS: ToolLimits = {
   schemaDepth: 32,
   descriptionChars: 4_000,
   resultChars: 200_000,
+  toolCallsPerRun: 50,
 };
 
 export function toolLimits(env: Record<string, unknown>): ToolLimits {
@@ -32,6 +38,7 @@ export function toolLimits(env: Record<string, unknown>): ToolLimits {
     schemaDepth: DEFAULT_TOOL_LIMITS.schemaDepth,
     descriptionChars: DEFAULT_TOOL_LIMITS.descriptionChars,
     resultChars: positiveInt(env.VITE_TOOL_RESULT_MAX_CHARS) ?? DEFAULT_TOOL_LIMITS.resultChars,
+    toolCallsPerRun: positiveInt(env.VITE_MAX_TOOL_CALLS_PER_RUN) ?? DEFAULT_TOOL_LIMITS.toolCallsPerRun,
   };
 }
 
