@@ -2,11 +2,7 @@ import type { ApprovalRequestMessage, ApprovalStatus } from "../messages/types.t
 
 export type ApprovalDecision = Exclude<ApprovalStatus, "pending">;
 
-/** The text the model reads in the tool result when a person rejects a gated call. */
-export function rejectionText(toolName: string, reason?: string): string {
-  const because = reason?.trim().replace(/[.!?]+$/, "");
-  return `The user rejected the call to ${toolName}${because ? `: ${because}.` : "."} The tool did not run.`;
-}
+export { rejectionText } from "../messages/kinds/approval-request.ts";
 
 /** The decided version of a request: a new object, as facts are never changed in place. */
 export function decided(

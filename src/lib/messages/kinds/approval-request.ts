@@ -1,3 +1,5 @@
+import { choice, number, text, timestamp } from "./fields.ts";
+import { APPROVAL_STATUSES } from "../types.ts";
 import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
 import { DEFAULT_POLICIES } from "../policies.ts";
 import type { ApprovalRequestMessage } from "../types.ts";
@@ -7,6 +9,12 @@ export function approvalText(message: ApprovalRequestMessage): string {
   const subject = message.subject ? ` (${message.subject})` : "";
   const reason = message.reason ? `: ${message.reason}` : "";
   return `[Approval request] ${message.action}${subject}: ${message.status}${reason}`;
+}
+
+/** The text the model reads in the tool result when a person rejects a gated call. */
+export function rejectionText(toolName: string, reason?: string): string {
+  const because = reason?.trim().replace(/[.!?]+$/, "");
+  return `The user rejected the call to ${toolName}${because ? `: ${because}.` : "."} The tool did not run.`;
 }
 
 const AS_TEXT: ModelFate<ApprovalRequestMessage> = {
@@ -29,4 +37,15 @@ export const approvalRequestKind = {
   tokens: (message) => estimateTextTokens(message.action + (message.subject ?? "") + (message.reason ?? "")),
   title: (message) => message.action,
   anatomy: { label: "approval requests (by policy)", lhar: "system_injections" },
+  fields: {
+    timestamp,
+    action: text({ nonEmpty: true }),
+    status: choice(APPROVAL_STATUSES),
+    subject: text({ optional: true }),
+    toolCallId: text({ optional: true }),
+    toolName: text({ optional: true }),
+    decidedAt: number({ optional: true, min: 0 }),
+    reason: text({ optional: true }),
+  },
+  view: { load: () => import("./views/ApprovalCard.svelte") },
 } as const satisfies MessageKind<ApprovalRequestMessage>;

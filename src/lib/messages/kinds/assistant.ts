@@ -1,3 +1,6 @@
+import { choice, parts, text, timestamp, usage } from "./fields.ts";
+import { str } from "@earendil-works/pi-schema";
+import { STOP_REASONS } from "../../../shared/enums.ts";
 import { contentText, type AssistantMessage } from "@earendil-works/pi-ai";
 import { otherBlockLabel } from "../content.ts";
 import { messageTokens } from "../tokens.ts";
@@ -38,4 +41,22 @@ export const assistantKind = {
     return message.stopReason === "aborted" ? "stopped reply" : "";
   },
   anatomy: null,
+  fields: {
+    timestamp,
+    content: parts(["text", "thinking", "toolCall"], { missing: true }),
+    api: text(),
+    provider: text(),
+    model: text(),
+    stopReason: {
+      ...choice(STOP_REASONS),
+      readAs: {
+        schema: str(),
+        optional: false,
+        note: (name, value) => `${name} ${JSON.stringify(value)} is not one pi knows: kept as it is`,
+      },
+    },
+    usage,
+    errorMessage: text({ optional: true }),
+  },
+  view: { conversation: "assistant" },
 } as const satisfies MessageKind<AssistantMessage>;

@@ -1,3 +1,5 @@
+import { boolean, number, text, timestamp } from "./fields.ts";
+import { nullable, num } from "@earendil-works/pi-schema";
 import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
 import type { BashExecutionMessage } from "../types.ts";
 import { userText, type MessageKind, type ModelFate } from "./kind.ts";
@@ -41,4 +43,24 @@ export const bashExecutionKind = {
   tokens: (message) => estimateTextTokens(message.command + message.output),
   title: (message) => `!${message.command}`,
   anatomy: { label: "bash executions", lhar: "system_injections" },
+  fields: {
+    timestamp,
+    command: text(),
+    output: text(),
+    exitCode: {
+      ...number({ optional: true, integer: true }),
+      // Older pi sessions wrote null for an unknown code; pi's bashExecutionToText reads it as unknown.
+      readAs: {
+        schema: nullable(num()),
+        optional: true,
+        note: (name) =>
+          `${name} is null, as older pi sessions wrote an unknown code: read as unknown, as pi reads it`,
+      },
+    },
+    cancelled: boolean(),
+    truncated: boolean(),
+    fullOutputPath: text({ optional: true }),
+    excludeFromContext: boolean({ optional: true }),
+  },
+  view: { load: () => import("./views/BashExecutionView.svelte") },
 } as const satisfies MessageKind<BashExecutionMessage>;

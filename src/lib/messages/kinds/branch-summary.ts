@@ -1,3 +1,5 @@
+import { sentence, text, timestamp } from "./fields.ts";
+import { nullable, str } from "@earendil-works/pi-schema";
 import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
 import type { BranchSummaryMessage } from "../types.ts";
 import { userText, type MessageKind, type ModelFate } from "./kind.ts";
@@ -29,4 +31,10 @@ export const branchSummaryKind = {
   tokens: (message) => estimateTextTokens(message.summary),
   title: (message) => message.summary,
   anatomy: { label: "branch summaries", lhar: "system_injections" },
+  fields: {
+    timestamp,
+    summary: text(),
+    fromId: { ...sentence("fromId", "fromId must be text or null."), schema: nullable(str()) },
+  },
+  view: { load: () => import("./views/SummaryCard.svelte") },
 } as const satisfies MessageKind<BranchSummaryMessage>;

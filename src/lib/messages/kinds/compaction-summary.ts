@@ -1,3 +1,5 @@
+import { number, text, timestamp } from "./fields.ts";
+import { num } from "@earendil-works/pi-schema";
 import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
 import type { CompactionSummaryMessage } from "../types.ts";
 import { userText, type MessageKind, type ModelFate } from "./kind.ts";
@@ -30,4 +32,17 @@ export const compactionSummaryKind = {
   tokens: (message) => estimateTextTokens(message.summary),
   title: (message) => message.summary,
   anatomy: { label: "compaction summaries", lhar: "system_injections" },
+  fields: {
+    timestamp,
+    summary: text(),
+    tokensBefore: {
+      ...number({ integer: true, min: 0 }),
+      readAs: {
+        schema: num(),
+        optional: true,
+        note: (name) => `${name} is missing: kept so, as pi keeps it`,
+      },
+    },
+  },
+  view: { load: () => import("./views/SummaryCard.svelte") },
 } as const satisfies MessageKind<CompactionSummaryMessage>;

@@ -1,3 +1,4 @@
+import { boolean, parts, text, timestamp } from "./fields.ts";
 import { contentText } from "@earendil-works/pi-ai";
 import { estimateTextAndImageContentTokens } from "@earendil-works/pi-ai/utils/estimate";
 import { contentParts, partText } from "../content.ts";
@@ -29,4 +30,11 @@ export const customKind = {
   tokens: (message) => estimateTextAndImageContentTokens(textAndImages(message.content)),
   title: (message) => contentText(message.content, " "),
   anatomy: { label: "custom messages", lhar: "system_injections" },
+  fields: {
+    timestamp,
+    customType: text(),
+    content: parts(["text", "image"], { orString: true }),
+    display: boolean(),
+  },
+  view: { load: () => import("./views/CustomMessageView.svelte") },
 } as const satisfies MessageKind<CustomMessage>;

@@ -1,6 +1,8 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
+import type { Component } from "svelte";
 import type { PolicyRole } from "../types.ts";
+import type { Field } from "./fields.ts";
 
 /**
  * What a message kind is made of: everything the playground knows about one role of fact, in one module
@@ -35,6 +37,42 @@ export interface MessageKind<M extends Fact = Fact> {
    * for the model's own roles, whose blocks the anatomy sorts by type.
    */
   readonly anatomy: AnatomyCategory | null;
+  /**
+   * Its fields, in the order their errors are listed: the schema a message of the role must meet (the
+   * injection dialog, imported sessions and storage check it) and the sentence shown when a value fails.
+   */
+  readonly fields: Readonly<Record<string, Field>>;
+  /** How the chat shows it: a view of its own, loaded on first use, or one of the conversation's own. */
+  readonly view: MessageView<M>;
+}
+
+/**
+ * A kind's view in the chat. The model's own roles are the conversation, drawn by the chat itself (a reply
+ * with its tool calls and their results, streaming, retry); every other kind names a view of its own,
+ * loaded when the first fact of its kind is shown.
+ */
+export type MessageView<M> =
+  | { readonly conversation: "system" | "user" | "assistant" | "toolResult" }
+  | { readonly load: () => Promise<{ default: Component<FactViewProps<M>> }> };
+
+/** What a kind's own view is given: its fact, and what the chat knows around it. */
+export interface FactViewProps<M> {
+  message: M;
+  context: FactViewContext;
+}
+
+/** What a fact's view may read of the session around it, and the one decision it may take. */
+export interface FactViewContext {
+  /** The session's visibility policies: what the model reads of the tutorial's types. */
+  readonly policies: VisibilityPolicies;
+  /** Another run holds the session: nothing is decided from here meanwhile. */
+  readonly busy: boolean;
+  /** Whether a tool call is waiting on a decision about this call right now. */
+  isWaitingFor(toolCallId: string | undefined): boolean;
+  /** Decide the approval request this view shows. */
+  decide(status: "approved" | "rejected", reason: string | undefined): void;
+  /** The title of the branch that ends at an entry, when the session's tree knows it (never its id). */
+  branchTitle(entryId: string | null): string | undefined;
 }
 
 /** Any fact: a role and a time (a role nobody registered is such a fact too). */

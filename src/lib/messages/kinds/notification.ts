@@ -1,3 +1,5 @@
+import { choice, text, timestamp } from "./fields.ts";
+import { NOTIFICATION_LEVELS } from "../types.ts";
 import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
 import { DEFAULT_POLICIES } from "../policies.ts";
 import type { NotificationMessage } from "../types.ts";
@@ -27,4 +29,11 @@ export const notificationKind = {
   tokens: (message) => estimateTextTokens(message.text),
   title: (message) => message.text,
   anatomy: { label: "notifications (by policy)", lhar: "system_injections" },
+  fields: {
+    timestamp,
+    text: text({ nonEmpty: true }),
+    // Optional, as in the tutorial's `{ role: "notification", text, timestamp }`: info when absent.
+    level: choice(NOTIFICATION_LEVELS, { optional: true }),
+  },
+  view: { load: () => import("./views/NotificationView.svelte") },
 } as const satisfies MessageKind<NotificationMessage>;

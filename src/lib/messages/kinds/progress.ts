@@ -1,3 +1,4 @@
+import { number, text, timestamp } from "./fields.ts";
 import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
 import { DEFAULT_POLICIES } from "../policies.ts";
 import type { ProgressMessage } from "../types.ts";
@@ -28,4 +29,10 @@ export const progressKind = {
   tokens: (message) => estimateTextTokens(message.text),
   title: (message) => message.text,
   anatomy: { label: "progress (by policy)", lhar: "system_injections" },
+  fields: {
+    timestamp,
+    text: text({ nonEmpty: true }),
+    fraction: number({ optional: true, min: 0, max: 1 }),
+  },
+  view: { load: () => import("./views/ProgressView.svelte") },
 } as const satisfies MessageKind<ProgressMessage>;

@@ -1,3 +1,5 @@
+import { parts, sentence, timestamp } from "./fields.ts";
+import { arr, unknown } from "@earendil-works/pi-schema";
 import type { SystemMessage } from "@earendil-works/pi-ai";
 import { contentParts, partText } from "../content.ts";
 import { messageTokens } from "../tokens.ts";
@@ -25,4 +27,19 @@ export const systemKind = {
   tokens: messageTokens,
   title: () => "system prompt",
   anatomy: null,
+  fields: {
+    timestamp,
+    content: parts(["text", "image"], { orString: true, missing: true }),
+    toolsAdded: {
+      ...sentence("toolsAdded", "toolsAdded must be a list of tools."),
+      schema: arr(unknown()),
+      optional: true,
+    },
+    toolsRemoved: {
+      ...sentence("toolsRemoved", "toolsRemoved must be a list of tool references."),
+      schema: arr(unknown()),
+      optional: true,
+    },
+  },
+  view: { conversation: "system" },
 } as const satisfies MessageKind<SystemMessage>;

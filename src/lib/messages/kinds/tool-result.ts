@@ -1,3 +1,4 @@
+import { boolean, parts, text, timestamp } from "./fields.ts";
 import { contentText, type ToolResultMessage } from "@earendil-works/pi-ai";
 import { partText } from "../content.ts";
 import { messageTokens } from "../tokens.ts";
@@ -17,4 +18,14 @@ export const toolResultKind = {
   tokens: messageTokens,
   title: (message) => `${message.toolName}: ${contentText(message.content, " ")}`,
   anatomy: null,
+  // Empty strings are pi's values too: pi-ai's openai-completions adapter records a tool call a server
+  // sent without an id with the id "", and its result answers that id.
+  fields: {
+    timestamp,
+    toolCallId: text(),
+    toolName: text(),
+    content: parts(["text", "image"], { missing: true }),
+    isError: boolean(),
+  },
+  view: { conversation: "toolResult" },
 } as const satisfies MessageKind<ToolResultMessage>;

@@ -1,5 +1,6 @@
 import { formatJsonBounded } from "../../ui/bounded-json.ts";
 import { formatJson } from "../../ui/format.ts";
+import { timestamp } from "./fields.ts";
 import type { Fact, MessageKind } from "./kind.ts";
 import { PREVIEW_LENGTH } from "./text.ts";
 
@@ -29,4 +30,7 @@ export const unknownKind: MessageKind<Fact> = {
   tokens: () => 0,
   title: () => "",
   anatomy: null,
+  // Never checked field by field: a role nobody registered is kept as a file or pi brings it, or refused.
+  fields: { timestamp },
+  view: { load: () => import("./views/UnknownFactView.svelte") },
 };

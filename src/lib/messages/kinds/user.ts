@@ -1,3 +1,4 @@
+import { parts, timestamp } from "./fields.ts";
 import { contentText, type UserMessage } from "@earendil-works/pi-ai";
 import { contentParts, partText } from "../content.ts";
 import { messageTokens } from "../tokens.ts";
@@ -16,4 +17,6 @@ export const userKind = {
   tokens: messageTokens,
   title: (message) => contentText(message.content, " "),
   anatomy: null,
+  fields: { timestamp, content: parts(["text", "image"], { orString: true, missing: true }) },
+  view: { conversation: "user" },
 } as const satisfies MessageKind<UserMessage>;
