@@ -1,8 +1,9 @@
+import { createApprovalRequest } from "../factories.ts";
 import { choice, number, text, timestamp } from "./fields.ts";
 import { APPROVAL_STATUSES } from "../types.ts";
 import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
 import { DEFAULT_POLICIES } from "../policies.ts";
-import type { ApprovalRequestMessage } from "../types.ts";
+import type { ApprovalRequestMessage, ApprovalStatus } from "../types.ts";
 import { userText, type MessageKind, type ModelFate } from "./kind.ts";
 
 export function approvalText(message: ApprovalRequestMessage): string {
@@ -48,4 +49,28 @@ export const approvalRequestKind = {
     reason: text({ optional: true }),
   },
   view: { load: () => import("./views/ApprovalCard.svelte") },
+  form: {
+    fields: [
+      {
+        name: "action",
+        label: "Action",
+        input: "text",
+        hint: "What needs a decision, e.g. Deploy to production",
+      },
+      { name: "subject", label: "Refers to", input: "text", hint: "Optional: a ticket, a file, a plan step" },
+      { name: "status", label: "Status", input: "select", options: APPROVAL_STATUSES },
+    ],
+    initial: {},
+    build: (form) => {
+      const subject = form.text("subject").trim();
+      return createApprovalRequest(
+        {
+          action: form.required("action", "Action"),
+          status: form.text("status") as ApprovalStatus,
+          ...(subject ? { subject } : {}),
+        },
+        0,
+      );
+    },
+  },
 } as const satisfies MessageKind<ApprovalRequestMessage>;

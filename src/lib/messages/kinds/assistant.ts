@@ -1,3 +1,4 @@
+import { createInjectedAssistantMessage } from "../factories.ts";
 import { choice, parts, text, timestamp, usage } from "./fields.ts";
 import { str } from "@earendil-works/pi-schema";
 import { STOP_REASONS } from "../../../shared/enums.ts";
@@ -59,4 +60,9 @@ export const assistantKind = {
     errorMessage: text({ optional: true }),
   },
   view: { conversation: "assistant" },
+  form: {
+    fields: [{ name: "text", label: "Text", input: "textarea" }],
+    initial: {},
+    build: (form) => createInjectedAssistantMessage(form.required("text", "Text"), 0),
+  },
 } as const satisfies MessageKind<AssistantMessage>;

@@ -1,3 +1,4 @@
+import { createBashExecution } from "../factories.ts";
 import { boolean, number, text, timestamp } from "./fields.ts";
 import { nullable, num } from "@earendil-works/pi-schema";
 import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
@@ -63,4 +64,36 @@ export const bashExecutionKind = {
     excludeFromContext: boolean({ optional: true }),
   },
   view: { load: () => import("./views/BashExecutionView.svelte") },
+  form: {
+    fields: [
+      { name: "command", label: "Command", input: "text" },
+      { name: "output", label: "Output", input: "textarea" },
+      { name: "exitCode", label: "Exit code", input: "number", hint: "Empty when unknown" },
+      { name: "cancelled", label: "Cancelled", input: "checkbox" },
+      { name: "truncated", label: "Truncated", input: "checkbox" },
+      {
+        name: "fullOutputPath",
+        label: "Full output path",
+        input: "text",
+        hint: "Optional; named to the model when truncated",
+      },
+      { name: "excludeFromContext", label: "Exclude from context (!!)", input: "checkbox" },
+    ],
+    initial: { exitCode: "0" },
+    build: (form) => {
+      const path = form.text("fullOutputPath").trim();
+      return createBashExecution(
+        {
+          command: form.required("command", "Command"),
+          output: form.text("output"),
+          exitCode: form.optionalNumber("exitCode", "Exit code", true),
+          cancelled: form.flag("cancelled"),
+          truncated: form.flag("truncated"),
+          ...(path ? { fullOutputPath: path } : {}),
+          excludeFromContext: form.flag("excludeFromContext"),
+        },
+        0,
+      );
+    },
+  },
 } as const satisfies MessageKind<BashExecutionMessage>;

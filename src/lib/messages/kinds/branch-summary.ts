@@ -1,3 +1,4 @@
+import { createBranchSummary } from "../factories.ts";
 import { sentence, text, timestamp } from "./fields.ts";
 import { nullable, str } from "@earendil-works/pi-schema";
 import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
@@ -37,4 +38,15 @@ export const branchSummaryKind = {
     fromId: { ...sentence("fromId", "fromId must be text or null."), schema: nullable(str()) },
   },
   view: { load: () => import("./views/SummaryCard.svelte") },
+  form: {
+    fields: [
+      { name: "summary", label: "Summary", input: "textarea" },
+      { name: "fromId", label: "From entry id", input: "text", hint: "Optional" },
+    ],
+    initial: {},
+    build: (form) => {
+      const fromId = form.text("fromId").trim();
+      return createBranchSummary(form.required("summary", "Summary"), fromId || null, 0);
+    },
+  },
 } as const satisfies MessageKind<BranchSummaryMessage>;

@@ -1,3 +1,4 @@
+import { createCompactionSummary } from "../factories.ts";
 import { number, text, timestamp } from "./fields.ts";
 import { num } from "@earendil-works/pi-schema";
 import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
@@ -45,4 +46,15 @@ export const compactionSummaryKind = {
     },
   },
   view: { load: () => import("./views/SummaryCard.svelte") },
+  form: {
+    fields: [
+      { name: "summary", label: "Summary", input: "textarea" },
+      { name: "tokensBefore", label: "Tokens before compaction", input: "number" },
+    ],
+    initial: { tokensBefore: "0" },
+    build: (form) => {
+      const tokens = form.requiredNumber("tokensBefore", "Tokens before compaction", true);
+      return createCompactionSummary(form.required("summary", "Summary"), tokens, 0);
+    },
+  },
 } as const satisfies MessageKind<CompactionSummaryMessage>;

@@ -1,3 +1,4 @@
+import { createCustomMessage } from "../factories.ts";
 import { boolean, parts, text, timestamp } from "./fields.ts";
 import { contentText } from "@earendil-works/pi-ai";
 import { estimateTextAndImageContentTokens } from "@earendil-works/pi-ai/utils/estimate";
@@ -37,4 +38,28 @@ export const customKind = {
     display: boolean(),
   },
   view: { load: () => import("./views/CustomMessageView.svelte") },
+  form: {
+    fields: [
+      { name: "customType", label: "Custom type", input: "text", hint: "e.g. calendar-context" },
+      { name: "content", label: "Content", input: "textarea" },
+      { name: "display", label: "Display in the chat", input: "checkbox" },
+      {
+        name: "details",
+        label: "Details (JSON)",
+        input: "json",
+        hint: "Optional structured data for the UI; never sent",
+      },
+    ],
+    initial: { display: true },
+    build: (form) => {
+      const details = form.json("details", "Details");
+      return createCustomMessage(
+        form.required("customType", "Custom type"),
+        form.required("content", "Content"),
+        form.flag("display"),
+        details,
+        0,
+      );
+    },
+  },
 } as const satisfies MessageKind<CustomMessage>;

@@ -44,6 +44,46 @@ export interface MessageKind<M extends Fact = Fact> {
   readonly fields: Readonly<Record<string, Field>>;
   /** How the chat shows it: a view of its own, loaded on first use, or one of the conversation's own. */
   readonly view: MessageView<M>;
+  /** Its form in the injection dialog, which makes a new fact of the kind; `null` when none is offered. */
+  readonly form: FormPart<M> | null;
+}
+
+/** A kind's form: the fields people fill in, and the fact they describe. */
+export interface FormPart<M> {
+  /** The fields, in the order the dialog shows them. */
+  readonly fields: readonly FormField[];
+  /** Starting values other than the defaults (a box unchecked, a list's first option, a text empty). */
+  readonly initial: Readonly<FormValues>;
+  /**
+   * The fact the form describes, made with the kind's factory from what was typed (its timestamp is set
+   * when it is injected). `form` reads the values and notes what is wrong, field by field.
+   */
+  readonly build: (form: FormReader) => M;
+}
+
+export interface FormField {
+  name: string;
+  label: string;
+  input: "text" | "textarea" | "number" | "checkbox" | "select" | "json";
+  options?: readonly string[];
+  hint?: string;
+}
+
+export type FormValues = Record<string, string | boolean>;
+
+/** Reads a form's values for `FormPart.build`; each problem is kept as an error of its field. */
+export interface FormReader {
+  /** A text field as typed ("" when empty). */
+  text(name: string): string;
+  flag(name: string): boolean;
+  /** A text field that must not be blank. */
+  required(name: string, label: string): string;
+  /** A number field: undefined when empty; text that is not a number is an error. */
+  optionalNumber(name: string, label: string, integer?: boolean): number | undefined;
+  /** A number field that must be filled in (0 stands in while it is not). */
+  requiredNumber(name: string, label: string, integer?: boolean): number;
+  /** A JSON field: undefined when empty; text that is not JSON, or nests too deep, is an error. */
+  json(name: string, label: string): unknown;
 }
 
 /**

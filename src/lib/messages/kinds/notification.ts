@@ -1,8 +1,9 @@
+import { createNotification } from "../factories.ts";
 import { choice, text, timestamp } from "./fields.ts";
 import { NOTIFICATION_LEVELS } from "../types.ts";
 import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
 import { DEFAULT_POLICIES } from "../policies.ts";
-import type { NotificationMessage } from "../types.ts";
+import type { NotificationLevel, NotificationMessage } from "../types.ts";
 import { userText, type MessageKind, type ModelFate } from "./kind.ts";
 
 export function notificationText(message: NotificationMessage): string {
@@ -36,4 +37,13 @@ export const notificationKind = {
     level: choice(NOTIFICATION_LEVELS, { optional: true }),
   },
   view: { load: () => import("./views/NotificationView.svelte") },
+  form: {
+    fields: [
+      { name: "text", label: "Text", input: "textarea" },
+      { name: "level", label: "Level", input: "select", options: NOTIFICATION_LEVELS },
+    ],
+    initial: {},
+    build: (form) =>
+      createNotification(form.required("text", "Text"), form.text("level") as NotificationLevel, 0),
+  },
 } as const satisfies MessageKind<NotificationMessage>;

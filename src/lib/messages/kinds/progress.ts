@@ -1,3 +1,4 @@
+import { createProgress } from "../factories.ts";
 import { number, text, timestamp } from "./fields.ts";
 import { estimateTextTokens } from "@earendil-works/pi-ai/utils/estimate";
 import { DEFAULT_POLICIES } from "../policies.ts";
@@ -35,4 +36,13 @@ export const progressKind = {
     fraction: number({ optional: true, min: 0, max: 1 }),
   },
   view: { load: () => import("./views/ProgressView.svelte") },
+  form: {
+    fields: [
+      { name: "text", label: "Text", input: "text" },
+      { name: "fraction", label: "Fraction done (0 to 1)", input: "number", hint: "Optional" },
+    ],
+    initial: {},
+    build: (form) =>
+      createProgress(form.required("text", "Text"), form.optionalNumber("fraction", "Fraction"), 0),
+  },
 } as const satisfies MessageKind<ProgressMessage>;

@@ -42,4 +42,5 @@ export const systemKind = {
     },
   },
   view: { conversation: "system" },
+  form: null,
 } as const satisfies MessageKind<SystemMessage>;

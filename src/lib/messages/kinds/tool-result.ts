@@ -28,4 +28,5 @@ export const toolResultKind = {
     isError: boolean(),
   },
   view: { conversation: "toolResult" },
+  form: null,
 } as const satisfies MessageKind<ToolResultMessage>;

@@ -1,3 +1,4 @@
+import { createUserMessage } from "../factories.ts";
 import { parts, timestamp } from "./fields.ts";
 import { contentText, type UserMessage } from "@earendil-works/pi-ai";
 import { contentParts, partText } from "../content.ts";
@@ -19,4 +20,9 @@ export const userKind = {
   anatomy: null,
   fields: { timestamp, content: parts(["text", "image"], { orString: true, missing: true }) },
   view: { conversation: "user" },
+  form: {
+    fields: [{ name: "text", label: "Text", input: "textarea" }],
+    initial: {},
+    build: (form) => createUserMessage(form.required("text", "Text"), 0),
+  },
 } as const satisfies MessageKind<UserMessage>;
