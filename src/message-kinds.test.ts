@@ -6,8 +6,17 @@ import { describe, expect, it } from "vitest";
 import { userTextCategory } from "./lib/anatomy/categories.ts";
 import { convertToLlm } from "./lib/messages/convert.ts";
 import { messageEntry } from "./lib/messages/entries.ts";
+import {
+  createApprovalRequest,
+  createBashExecution,
+  createBranchSummary,
+  createCompactionSummary,
+  createCustomMessage,
+  createNotification,
+  createProgress,
+} from "./lib/messages/factories.ts";
 import { text, timestamp } from "./lib/messages/kinds/fields.ts";
-import { kindOf, registerMessageKind } from "./lib/messages/kinds/index.ts";
+import { kindOf, MESSAGE_KINDS, registerMessageKind } from "./lib/messages/kinds/index.ts";
 import { userText, type Fact, type FactViewProps, type MessageKind } from "./lib/messages/kinds/kind.ts";
 import { DEFAULT_POLICIES } from "./lib/messages/policies.ts";
 import { preview, roleBadge } from "./lib/messages/preview.ts";
@@ -117,5 +126,47 @@ describe("a message kind registered through the registry alone", () => {
     expect(validateMessage(fact, { asPiReads: true }).ok).toBe(true);
     expect(roleBadge(fact)).toBe("sticky");
     expect(factTokens(fact)).toBe(0);
+  });
+});
+
+describe("every kind's own view", () => {
+  const context = {
+    policies: DEFAULT_POLICIES,
+    busy: false,
+    isWaitingFor: () => true,
+    decide: () => undefined,
+    branchTitle: () => "“the other branch”",
+  };
+  const facts: AgentMessage[] = [
+    createNotification("the build finished", "warning", 1),
+    createApprovalRequest({ action: "Deploy to production", subject: "ticket 7" }, 2),
+    createProgress("indexing", 0.5, 3),
+    createBashExecution(
+      { command: "ls -la", output: "total 0", exitCode: 2, cancelled: false, truncated: false },
+      4,
+    ),
+    createCustomMessage("calendar", "lunch at noon", true, undefined, 5),
+    createBranchSummary("tried the other approach", "e1", 6),
+    createCompactionSummary("we talked about lunch", 1234, 7),
+    { role: "artifact", customType: "plan", body: "step one", timestamp: 8 } as unknown as AgentMessage,
+  ];
+
+  it("covers every kind that has a view of its own", () => {
+    const withViews = Object.values(MESSAGE_KINDS).filter((kind) => "load" in kind.view);
+    expect(new Set(facts.map((fact) => kindOf(fact).role))).toEqual(
+      new Set([...withViews.map((kind) => kind.role), "(unknown)"]),
+    );
+  });
+
+  it.each(facts.map((fact) => [fact.role, fact] as const))("resolves and renders %s", async (_role, fact) => {
+    const view = kindOf(fact).view;
+    if (!("load" in view)) throw new Error(`${fact.role} has a view of its own.`);
+    const { default: View } = await view.load();
+    const html = render(View as Component<FactViewProps<AgentMessage>>, {
+      props: { message: fact, context },
+    }).body;
+    // What a person knows the fact by is on the page.
+    const said = kindOf(fact).copyText(fact).split("\n")[0] ?? "";
+    expect(html).toContain(said.replace("$ ", "").replaceAll('"', "&quot;").slice(0, 12));
   });
 });

@@ -114,19 +114,6 @@ declare module "@earendil-works/pi-agent-core" {
 /** Roles a model understands; everything else must be converted or dropped before a request. */
 export const LLM_ROLES = ["system", "user", "assistant", "toolResult"] as const;
 
-/** The custom roles, in the order the injection dialog lists them. */
-export const CUSTOM_ROLES = [
-  "notification",
-  "approval_request",
-  "progress",
-  "bashExecution",
-  "custom",
-  "branchSummary",
-  "compactionSummary",
-] as const;
-
-export type CustomRole = (typeof CUSTOM_ROLES)[number];
-
 /** Tutorial types whose visibility is a per-session policy rather than a fixed rule. */
 export const POLICY_ROLES = ["notification", "approval_request", "progress"] as const;
 export type PolicyRole = (typeof POLICY_ROLES)[number];
