@@ -19,5 +19,5 @@ export const LAYERS = [
   ["agent"],
   ["sessions", "connection", "live"],
   ["view-state"],
-  ["chat", "inspector", "injection", "examples", "header", "sidebar", "calls", "tree", "anatomy"],
+  ["chat", "inspector", "injection", "examples", "header", "sidebar", "calls", "tree", "anatomy", "replays"],
 ];

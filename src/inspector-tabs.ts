@@ -22,4 +22,5 @@ export const INSPECTOR_TABS = tabs({
   calls: { label: "Calls", load: () => import("./lib/calls/CallsView.svelte"), prefetch: true },
   tree: { label: "Tree", load: () => import("./lib/tree/TreeView.svelte") },
   anatomy: { label: "Anatomy", load: () => import("./lib/anatomy/AnatomyView.svelte") },
+  replay: { label: "Replay", load: () => import("./lib/replays/ReplayView.svelte") },
 });

@@ -32,6 +32,8 @@ import type { ToolAnswers } from "./tool-answers.svelte.ts";
 import type { VariantRequest } from "./rerun/variant-draft.ts";
 import type { ModelRef } from "../models/model-ref.ts";
 import type { ToolDefinition } from "./tools/tool-definitions.ts";
+import type { ReplayChanges } from "./replay/replay-plan.ts";
+import type { ReplayRun } from "./replay/replay-run.svelte.ts";
 
 /**
  * One open session, as the UI sees it. It composes the parts that each do one job — the transcript (the
@@ -56,6 +58,8 @@ export class ChatSession {
   /** The session as a tree: where it is, what its branches are called, and the moves on it. */
   readonly branches: SessionBranches;
   #storage = $state.raw<WriterStatus>({ unsaved: 0, error: undefined });
+  /** The replay made last in this tab (running, or how it ended). */
+  #replay = $state.raw<ReplayRun | undefined>(undefined);
 
   /** What the model replies of this session used and cost, from their usage records. */
   // A cache, not state: a session that only grew adds its new replies to the last total.
@@ -232,6 +236,35 @@ export class ChatSession {
       modelOf: (ref: ModelRef) => this.modelOf(ref),
     };
     return runVariant(host, original, request, signal);
+  }
+
+  /**
+   * Replay the branch the session is on from the fact at `fromIndex`, with these changes, on a new branch
+   * (see RunController.replay); resolves with why it could not start, or undefined once it is over.
+   */
+  async replay(fromIndex: number, changes: ReplayChanges): Promise<string | undefined> {
+    if (this.running) return "A run is in progress: replay once it is over.";
+    const { prepareReplay } = await import("./replay/replay-start.ts");
+    const run = prepareReplay(
+      {
+        facts: this.facts,
+        factIds: this.#transcript.projection.factIds,
+        leafId: this.leafId,
+        settings: this.settings,
+      },
+      fromIndex,
+      changes,
+    );
+    if (typeof run === "string") return run;
+    this.#replay = run;
+    const started = await this.#runs.replay(run);
+    if (!started) run.finished("failed", "The replay could not start.");
+    return undefined;
+  }
+
+  /** The replay made last in this tab: while it runs, what it waits on; then how it ended. */
+  get currentReplay(): ReplayRun | undefined {
+    return this.#replay;
   }
 
   /** The session tree's path projected as pi does: facts, context, what became of each fact. */

@@ -14,6 +14,8 @@ import type { SessionSettingsState } from "./session-settings.svelte.ts";
 import { StreamingReply } from "./streaming-reply.svelte.ts";
 import { toolStreakNotice } from "./tool-call-streak.ts";
 import type { Transcript } from "./transcript.svelte.ts";
+import { REPLAY_ENTRY_TYPE } from "./replay/replay-plan.ts";
+import type { ReplayRun } from "./replay/replay-run.svelte.ts";
 
 export interface RunHost {
   sessionId: string;
@@ -142,6 +144,54 @@ export class RunController {
       }
       await continueFrom(agent);
     });
+  }
+
+  /**
+   * Run the agent loop again from a fact, on a new branch: the branch starts with the replay's own entry
+   * (pi's `custom` entry, which the model never reads) and the context edits it makes; then the facts
+   * recorded after that fact are delivered again where they were (the first ones as the prompt, the others
+   * just before the call they preceded, or as the next prompt when the run ended sooner), and the model
+   * answers with the replay's settings. The recorded branch stays as it was.
+   */
+  async replay(run: ReplayRun): Promise<boolean> {
+    const { transcript } = this.#host;
+    if (this.#running) return false;
+    return this.#run(async (agent) => {
+      const { record } = run;
+      transcript.moveLeaf(record.fromEntryId);
+      transcript.appendEntry({ type: "custom", customType: REPLAY_ENTRY_TYPE, data: record });
+      for (const targetId of record.changes.omit ?? [])
+        transcript.appendEntry({ type: "context_edit", targetId, replacement: null });
+      this.#agent.beginReplay(run);
+      try {
+        this.#agent.prepareRun(agent);
+        const first = run.first();
+        if (first) await agent.prompt(first);
+        else await continueFrom(agent);
+        for (let next = this.#replayGoes(run) ? run.next() : undefined; next;) {
+          transcript.syncAgent();
+          await agent.prompt(next);
+          next = this.#replayGoes(run) ? run.next() : undefined;
+        }
+        const last = transcript.facts.at(-1);
+        if (this.#stopRequested) run.finished("stopped");
+        else if (last?.role === "assistant" && last.stopReason === "error")
+          run.finished("failed", last.errorMessage ?? "The model answered with an error.");
+        else run.finished("done");
+      } catch (error) {
+        run.finished("failed", (error as Error).message);
+        throw error;
+      } finally {
+        this.#agent.endReplay();
+      }
+    });
+  }
+
+  /** A replay goes on while nobody stopped it and its last reply neither failed nor was stopped. */
+  #replayGoes(run: ReplayRun): boolean {
+    if (this.#stopRequested || !run.going) return false;
+    const last = this.#host.transcript.facts.at(-1);
+    return !(last?.role === "assistant" && (last.stopReason === "error" || last.stopReason === "aborted"));
   }
 
   /** Abort the run; the partial reply is kept and marked aborted. */

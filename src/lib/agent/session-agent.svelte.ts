@@ -16,6 +16,7 @@ import type { ToolAnswers } from "./tool-answers.svelte.ts";
 import { ToolApprovals, type Decision } from "./tool-approvals.svelte.ts";
 import { ToolCallStreak } from "./tool-call-streak.ts";
 import type { Transcript } from "./transcript.svelte.ts";
+import type { ReplayRun } from "./replay/replay-run.svelte.ts";
 
 export interface LastRequest {
   request: RecordedRequest;
@@ -75,6 +76,8 @@ export class SessionAgent {
   #lastRequest = $state.raw<LastRequest | undefined>(undefined);
   #stopped = false;
   readonly #streak: ToolCallStreak;
+  /** The replay the Agent runs now, if any: its requests are made with the replay's changes. */
+  #replay: ReplayRun | undefined;
 
   constructor(host: AgentHost) {
     this.#host = host;
@@ -95,7 +98,8 @@ export class SessionAgent {
           thinkingLevel: settings.current.thinkingLevel,
           tools: this.#tools(runtime),
         },
-        convertToLlm: (messages) => convertToLlm(messages, settings.current.context.policies),
+        convertToLlm: (messages) =>
+          convertToLlm(messages, this.#replay?.settings.policies ?? settings.current.context.policies),
         // No transformContext: the transcript's context is already the session projection (compaction
         // and context edits applied, as pi's session manager applies them).
         router: host.router,
@@ -105,20 +109,29 @@ export class SessionAgent {
         },
         onAnswered: (callId) => host.recorder.answered(callId),
         mirrorSpeed: () => host.preferences.mirrorSpeed,
-        sampling: () => settings.current.sampling,
-        beforeToolCall: this.#approvals.gate,
+        sampling: () => this.#replay?.settings.sampling ?? settings.current.sampling,
+        // A replay runs no tool unless a person chose to, which is their approval: nothing is gated then.
+        beforeToolCall: (context, signal) =>
+          this.#replay ? Promise.resolve(undefined) : this.#approvals.gate(context, signal),
         // pi's hook after each turn's tool results: a run that keeps calling tools ends at the limit.
         finishTurn: ({ toolResults }) =>
           this.#streak.afterTurn(toolResults.length) === "stop" ? { action: "end" } : undefined,
         // Every request is built from the transcript as it is now, with the session's current model and
         // thinking level: pi's hook for replacing the request's context instead of editing the loop's arrays.
         // It is also the last step before the stream function, so a paused call waits here.
+        // A replay delivers the facts recorded before this call first, and makes the request with its changes.
         prepareRequest: async ({ context }, signal) => {
+          const replay = this.#replay;
+          if (replay) {
+            const due = replay.beforeCall();
+            if (due.length > 0) transcript.append(due);
+          }
           if (host.preferences.pauseBeforeCalls) await this.#hold(signal);
+          const messages = transcript.context();
           return {
-            context: { ...context, messages: transcript.context() },
+            context: { ...context, messages: replay ? replay.view(messages) : messages },
             model: this.model(),
-            thinkingLevel: settings.current.thinkingLevel,
+            thinkingLevel: this.#thinkingLevel(),
           };
         },
         sessionId: host.sessionId,
@@ -162,9 +175,23 @@ export class SessionAgent {
     return this.#approvals.resolve(toolCallId, decision);
   }
 
-  /** The model record for the session's model: the catalog's, or a stand-in until it has loaded. */
+  /** The model record for the session's model (a replay's, while one runs): the catalog's, or a stand-in. */
   model(): Model<Api> {
-    return this.modelOf(this.#host.settings.current.model);
+    return this.modelOf(this.#replay?.settings.model ?? this.#host.settings.current.model);
+  }
+
+  #thinkingLevel() {
+    return this.#replay?.settings.thinkingLevel ?? this.#host.settings.current.thinkingLevel;
+  }
+
+  /** From now until `endReplay`, the Agent's runs are this replay's (its tools, settings and script). */
+  beginReplay(replay: ReplayRun): void {
+    this.#replay = replay;
+    replay.bindAbort(() => this.abort());
+  }
+
+  endReplay(): void {
+    this.#replay = undefined;
   }
 
   /** A model by provider and id, with what the catalog knows of it (its API, whether it takes images). */
@@ -179,7 +206,7 @@ export class SessionAgent {
     this.#host.transcript.syncAgent();
     if (this.#runtime) agent.state.tools = this.#tools(this.#runtime);
     agent.state.model = this.model();
-    agent.state.thinkingLevel = this.#host.settings.current.thinkingLevel;
+    agent.state.thinkingLevel = this.#thinkingLevel();
     this.applyQueueModes();
   }
 
@@ -197,14 +224,24 @@ export class SessionAgent {
     return this.#streak.takeStop();
   }
 
-  /** The Agent's tools for the session's definitions as they are now (those switched on). */
+  /**
+   * The Agent's tools for the session's definitions as they are now (those switched on); during a replay,
+   * those it keeps, answered from the recording.
+   */
   #tools(runtime: typeof import("./agent-runtime.ts")) {
-    const definitions = runtime.sessionTools(this.#host.settings.current.tools);
-    return runtime.agentToolsFor(definitions, {
+    const replay = this.#replay;
+    const offered = replay?.record.changes.tools;
+    const definitions = runtime
+      .sessionTools(this.#host.settings.current.tools)
+      .map((definition) =>
+        offered ? { ...definition, enabled: offered.includes(definition.name) } : definition,
+      );
+    const tools = runtime.agentToolsFor(definitions, {
       ask: (call, signal) =>
         this.#answers?.ask(call, signal) ??
         Promise.resolve({ text: "Nobody can answer here.", isError: true }),
     });
+    return replay ? replay.tools(tools) : tools;
   }
 
   /** Abort the run in progress, if any. */

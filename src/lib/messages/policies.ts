@@ -25,3 +25,10 @@ export const VISIBILITY_LABELS: Record<Visibility, string> = {
   hidden: "hidden",
   userText: "as user text",
 };
+
+/** Each policy's role in words, wherever a policy is chosen. */
+export const POLICY_ROLE_LABELS: Record<PolicyRole, string> = {
+  notification: "Notifications",
+  approval_request: "Approval requests",
+  progress: "Progress",
+};

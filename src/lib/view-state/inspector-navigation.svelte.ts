@@ -3,7 +3,7 @@ import type { CallLog } from "../agent/recording/call-log.svelte.ts";
 
 /** What the inspector shows: the facts beside the model view, the recorded calls, the session's tree, or
  * the anatomy of its context. */
-export type InspectorView = "facts" | "calls" | "tree" | "anatomy";
+export type InspectorView = "facts" | "calls" | "tree" | "anatomy" | "replay";
 
 type Chosen = { seq: number } | { replyEntryId: string; nonce: number } | { preview: true };
 
@@ -17,6 +17,7 @@ export class InspectorNavigation {
   #view = $state<InspectorView>("facts");
   #chosen = $state.raw<Chosen | undefined>(undefined);
   #nonce = 0;
+  #replayFrom = $state<number | undefined>(undefined);
 
   constructor(log: () => CallLog) {
     this.#log = log;
@@ -84,6 +85,17 @@ export class InspectorNavigation {
   /** A call chosen in the calls list. */
   choose(seq: number): void {
     this.#chosen = { seq };
+  }
+
+  /** The fact a replay was asked for from ("Replay from here"), by its position among the facts. */
+  get replayFrom(): number | undefined {
+    return this.#replayFrom;
+  }
+
+  /** "Replay from here": the replay view, starting from this fact. */
+  showReplay(factIndex: number): void {
+    this.#replayFrom = factIndex;
+    this.#view = "replay";
   }
 
   /** "Preview next call": the calls view shows what would be sent now. */

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { defaultSettings } from "../agent/session-settings.ts";
+import { changesOf, seedForm, type ReplayBaseline } from "./replay-form.ts";
+
+const baseline: ReplayBaseline = {
+  settings: { ...defaultSettings(), sampling: { temperature: 0.5 } },
+  systemPrompt: "Be kind.",
+  tools: [
+    { name: "calculate", enabled: true },
+    { name: "lookup", enabled: false },
+  ],
+};
+
+describe("the replay form", () => {
+  it("starts as the session is, which changes nothing", () => {
+    expect(changesOf(seedForm(baseline), baseline)).toEqual({ ok: true, changes: {} });
+  });
+
+  it("keeps only what differs from the session", () => {
+    const form = seedForm(baseline);
+    form.policies.notification = "userText";
+    form.model = "mirror/mirror-thinking";
+    form.thinkingLevel = "high";
+    form.systemPrompt = "Be brief.";
+    form.temperature = "";
+    form.maxTokens = "100";
+    form.tools = { calculate: false, lookup: true };
+    form.omit = ["e1"];
+    expect(changesOf(form, baseline)).toEqual({
+      ok: true,
+      changes: {
+        policies: { notification: "userText" },
+        model: { provider: "mirror", id: "mirror-thinking" },
+        thinkingLevel: "high",
+        systemPrompt: "Be brief.",
+        sampling: { maxTokens: 100 },
+        tools: ["lookup"],
+        omit: ["e1"],
+      },
+    });
+  });
+
+  it("names each field that is wrong", () => {
+    const form = { ...seedForm(baseline), model: "mirror", temperature: "hot", maxTokens: "-1" };
+    const result = changesOf(form, baseline);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.map((problem) => problem.field)).toEqual(["model", "temperature", "maxTokens"]);
+    expect(result.problems[0]?.message).toContain("provider/id");
+  });
+});
