@@ -150,13 +150,11 @@ test("a session replayed from its first fact: unchanged it reproduces every call
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
   await openPlayground(other);
-  await other
-    .getByLabel("Import a session file")
-    .setInputFiles({
-      name: download.suggestedFilename(),
-      mimeType: "application/json",
-      buffer: Buffer.from(text),
-    });
+  await other.getByLabel("Import a session file").setInputFiles({
+    name: download.suggestedFilename(),
+    mimeType: "application/json",
+    buffer: Buffer.from(text),
+  });
   await expect(other.getByRole("textbox", { name: "Message" })).toBeVisible();
   const imported = await openReplay(other);
   await expect(imported.getByRole("article", { name: /^Replay: / })).toHaveCount(2);

@@ -1,4 +1,5 @@
 import type { Visibility, VisibilityPolicies } from "./kinds/kind.ts";
+import type { PolicyRole } from "./types.ts";
 
 export type { Visibility, VisibilityPolicies };
 
