@@ -86,3 +86,25 @@ test("a recorded call re-run with a changed system prompt: the server gets the s
     page.getByRole("region", { name: "Variant beside its original" }).getByLabel("Output diff"),
   ).toBeVisible();
 });
+
+test("Re-run with changes on a reply opens the draft of the call that produced it, beside the call, and runs it", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await sendMessage(page, "hello");
+  await expect(lastReply(page)).toContainText("hello");
+  await page
+    .getByRole("group", { name: "Actions for message 3" })
+    .getByRole("button", { name: "Re-run with changes" })
+    .click();
+  const draft = page.getByRole("form", { name: "Re-run with changes" });
+  await expect(draft).toBeVisible();
+  await expect(draft).toContainText("Seeded from call #1");
+  await expect(draft.getByRole("textbox", { name: "Model (provider/id)" })).toHaveValue("mirror/mirror");
+  await draft.getByRole("textbox", { name: "System prompt" }).fill("Be brief.");
+  await expectAccessible(page, "a re-run draft opened from a reply");
+  await draft.getByRole("button", { name: "Run variant" }).click();
+  await expect(page.getByRole("article", { name: "Call 2" })).toContainText(
+    "Variant of call #1, re-run with changes.",
+  );
+});

@@ -5,7 +5,7 @@ import type { CallLog } from "../agent/recording/call-log.svelte.ts";
  * the anatomy of its context. */
 export type InspectorView = "facts" | "calls" | "tree" | "anatomy" | "replay";
 
-type Chosen = { seq: number } | { replyEntryId: string; nonce: number } | { preview: true };
+type Chosen = { seq: number } | { replyEntryId: string; nonce: number; draft?: boolean } | { preview: true };
 
 /**
  * Which view the inspector shows and which recorded call is open, shared by the chat and the inspector:
@@ -104,10 +104,19 @@ export class InspectorNavigation {
     this.#view = "calls";
   }
 
-  /** "What the model saw": the calls view, on the call that produced this reply. */
-  showReply(replyEntryId: string): void {
-    this.#chosen = { replyEntryId, nonce: ++this.#nonce };
+  /**
+   * "What the model saw": the calls view, on the call that produced this reply; with `draft`, its re-run
+   * draft open ("Re-run with changes" on the reply).
+   */
+  showReply(replyEntryId: string, { draft = false } = {}): void {
+    this.#chosen = { replyEntryId, nonce: ++this.#nonce, ...(draft ? { draft } : {}) };
     this.#view = "calls";
+  }
+
+  /** Changes with every "Re-run with changes" asked from a reply (0: none asked), so the draft opens each time. */
+  get draftNonce(): number {
+    const chosen = this.#chosen;
+    return chosen && "draft" in chosen && chosen.draft ? chosen.nonce : 0;
   }
 }
 
