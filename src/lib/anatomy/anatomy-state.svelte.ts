@@ -11,7 +11,8 @@ import { toLhar, type LharBody, type LharCreator, type LharDocument } from "./lh
 import { rebill, type Rebilling } from "./rebilling.ts";
 import { readBody } from "./call-body.ts";
 import type { Change } from "./call-changes.ts";
-import { CallAnalyzer, type CallAnatomy } from "./session-anatomy.ts";
+import { CallAnalyzer, recordedWindow, type CallAnatomy } from "./session-anatomy.ts";
+import { recordedComposition } from "./recorded-composition.ts";
 import { pointsOfCalls, pointsOfReplies, type TimelinePoint } from "./timeline.ts";
 
 /** What the anatomy reads of a session (the chat session provides all of it). */
@@ -80,7 +81,7 @@ export class SessionAnatomy {
   /** Every call read so far, with windows as the catalog knows them now (it may load after the calls). */
   readonly calls: CallAnatomy[] = $derived(
     this.#anatomies.map((call) => {
-      const window = this.windowOf(call.call.provider, call.call.modelId);
+      const window = this.windowOf(call.call.provider, call.call.modelId) ?? recordedWindow(call.call);
       return window === call.window ? call : { ...call, window };
     }),
   );
@@ -187,8 +188,10 @@ export class SessionAnatomy {
     }
     if (this.#target !== target) return;
     const body = readBody(stored);
-    this.#recorded =
-      body.kind === "kept"
+    const measured = recordedComposition(anatomy.call);
+    this.#recorded = measured
+      ? { target, composition: measured, window: anatomy.window }
+      : body.kind === "kept"
         ? {
             target,
             composition: compose(

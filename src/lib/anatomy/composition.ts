@@ -31,6 +31,11 @@ export type TokenBasis =
       estimate: number;
     }
   | {
+      /** Measured by another tool and imported with the call (an LHAR file's composition), shown as it was. */
+      kind: "recorded";
+      format: string;
+    }
+  | {
       kind: "estimate";
       /** pi-ai anchors on the last reply's real usage when the messages hold one. */
       usageTokens: number;

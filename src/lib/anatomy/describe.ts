@@ -20,6 +20,8 @@ export function describeBasis(composition: Composition): string {
     if (basis.cacheWrite > 0) parts.push(`${whole(basis.cacheWrite)} written to it`);
     return `${whole(composition.total)} input tokens, the provider's count (${parts.join(", ")}); split by category in proportion to characters (pi-ai's estimate was ${whole(basis.estimate)}).`;
   }
+  if (basis.kind === "recorded")
+    return `${whole(composition.total)} input tokens, split by category as the ${basis.format} file recorded them (the messages behind them are not known to this session).`;
   if (basis.anchorIndex !== null)
     return `≈ ${whole(composition.total)} tokens, an estimate: the last reply's usage (${whole(basis.usageTokens)}, message ${basis.anchorIndex + 1}) plus ≈ ${whole(basis.trailingTokens)} for what follows it (pi-ai's estimateContextTokens).`;
   return `≈ ${whole(composition.total)} tokens, an estimate (characters ÷ 3.5, pi-ai's estimator): no reply with usage to anchor on.`;

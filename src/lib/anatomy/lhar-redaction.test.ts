@@ -5,7 +5,9 @@ import { redactFile } from "../sessions/redaction.ts";
 import { analyze, syntheticSession } from "./anatomy.test-support.ts";
 import { toLhar, toLharLines } from "./lhar.ts";
 
-const schema = JSON.parse(readFileSync(new URL("./lhar.schema.json", import.meta.url), "utf8")) as object;
+const schema = JSON.parse(
+  readFileSync(new URL("../sessions/lhar.schema.json", import.meta.url), "utf8"),
+) as object;
 
 const KEY = "sk-test-ABCDEF1234567890";
 

@@ -5,7 +5,7 @@ import { analyze, syntheticSession } from "./anatomy.test-support.ts";
 import { toLhar, toLharLines, type LharBody } from "./lhar.ts";
 
 // Context Lens's published schema, vendored beside the exporter (see its $comment).
-const schema = JSON.parse(readFileSync(new URL("./lhar.schema.json", import.meta.url), "utf8")) as {
+const schema = JSON.parse(readFileSync(new URL("../sessions/lhar.schema.json", import.meta.url), "utf8")) as {
   definitions: Record<string, object>;
 };
 

@@ -4,7 +4,7 @@ import type { CallAnatomy } from "./session-anatomy.ts";
 /**
  * The session's calls as LHAR, the LLM HTTP Archive format of Context Lens (a local proxy that
  * analyses the context of agents' model calls), so a playground session opens in that tool. The shapes
- * follow its published JSON Schema (vendored beside this file as `lhar.schema.json`, checked by a test).
+ * follow its published JSON Schema (vendored as `src/lib/sessions/lhar.schema.json`, where the importer validates against it; checked by a test).
  * What the playground cannot know at the HTTP level is given as the format allows: no URL or status for
  * a call that never reached a provider through us, no response body, headers left empty.
  */

@@ -7,6 +7,7 @@ import { changesBetweenCalls, entryChange, MARKED_ENTRIES, type Change } from ".
 import type { Category } from "./categories.ts";
 import { compose, inputTotal, type Composition, type TokenBasis } from "./composition.ts";
 import { EntryIndex } from "./entry-index.ts";
+import { recordedComposition } from "./recorded-composition.ts";
 
 /**
  * Each recorded call of a session, read for the anatomy: its composition (from the messages it carried
@@ -52,6 +53,12 @@ export interface CallAnatomy {
   cumulativeCost: number;
   changes: Change[];
   cacheBreak: CacheBreak | undefined;
+}
+
+/** The context window an imported call's file gave, when it gave one. */
+export function recordedWindow(call: CallRecord): number | undefined {
+  const window = call.recorded?.window;
+  return window !== undefined && window > 0 ? window : undefined;
 }
 
 export function totalsOf(composition: Composition): CallTotals {
@@ -122,8 +129,10 @@ export class CallAnalyzer {
     const previous = this.#previous;
     const usage = call.outcome.usage;
     const providerInput = inputTotal(usage);
-    let composition: Composition | undefined;
-    if (body.kind === "kept") composition = compose(body.messages, index.sources(body.sources), usage);
+    // A call imported with another tool's measures is shown as that tool measured it.
+    let composition: Composition | undefined = recordedComposition(call);
+    if (!call.recorded && body.kind === "kept")
+      composition = compose(body.messages, index.sources(body.sources), usage);
 
     const changes: Change[] = [];
     if (!previous && this.#context.forkedFrom)
@@ -155,7 +164,7 @@ export class CallAnalyzer {
     const contextTokens = providerInput > 0 ? providerInput : composition?.total;
     // The same numbers the calls view and the session's usage show, an estimated output included.
     const counts = callTokens(call.outcome);
-    const window = this.#context.windowOf(call.provider, call.modelId);
+    const window = this.#context.windowOf(call.provider, call.modelId) ?? recordedWindow(call);
     const anatomy: CallAnatomy = {
       seq: call.seq,
       call,

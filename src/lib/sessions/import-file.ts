@@ -5,6 +5,13 @@ import { isObject } from "../../shared/is-object.ts";
 import { positiveInt } from "../../shared/positive-int.ts";
 import { CALL_LINE, EXPORT_FORMAT, EXPORT_VERSION } from "./export-format.ts";
 import { parsePiSession, parsePlaygroundTree } from "./import-readers.ts";
+import {
+  isLharFileName,
+  looksLikeLharDocument,
+  looksLikeLharLines,
+  parseLharDocument,
+  parseLharLines,
+} from "./lhar-import.ts";
 import { parseFlatMessages } from "./legacy-import.ts";
 import { aboutFrom, ImportError, titleFrom, type ParsedImport } from "./parsed-import.ts";
 import { readJsonLines } from "./pi-session-file.ts";
@@ -57,6 +64,17 @@ export function parseSessionFile(text: string, fileName = "session"): ParsedImpo
   if (trimmed === "") throw new ImportError(`${fileName} is empty.`);
   // A whole-file JSON value is a document (current or older); anything else is read line by line.
   const document = tryJson(trimmed);
+  // An LHAR file (Context Lens's, or the playground's own LHAR export): a session of calls.
+  if (looksLikeLharDocument(document)) return parseLharDocument(document, fileName);
+  const newline = trimmed.indexOf("\n");
+  if (looksLikeLharLines(tryJson(newline === -1 ? trimmed : trimmed.slice(0, newline))))
+    return parseLharLines(text, fileName);
+  if (isLharFileName(fileName)) {
+    if (!/\.json$/i.test(fileName)) return parseLharLines(text, fileName);
+    if (document === undefined)
+      throw new ImportError(`${fileName} is not a valid LHAR file: it is not JSON. Nothing was imported.`);
+    return parseLharDocument(document, fileName);
+  }
   if (
     Array.isArray(document) ||
     (isObject(document) && (Array.isArray(document.messages) || Array.isArray(document.entries)))

@@ -7,7 +7,7 @@ import type { PiSessionHeader } from "./pi-session-file.ts";
 
 /** What an import of a session file yields, whichever kind of file it was (see import-file.ts). */
 
-export type ImportSource = "jsonl" | "json" | "json-v0" | "pi-session";
+export type ImportSource = "jsonl" | "json" | "json-v0" | "pi-session" | "lhar" | "raw-request";
 
 export interface ParsedImport {
   /** What kind of file it was, for the confirmation text. */
@@ -61,5 +61,5 @@ export function noEntries(count: number, problems: readonly ImportProblem[], fil
 
 /** The title of a session whose file gives none: the file's name without its extensions. */
 export function titleFrom(fileName: string): string {
-  return `Imported: ${fileName.replace(/(\.pi)?\.(jsonl?|txt)$/i, "")}`;
+  return `Imported: ${fileName.replace(/(\.pi)?\.(jsonl?|txt)$/i, "").replace(/\.lhar$/i, "")}`;
 }

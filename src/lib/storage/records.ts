@@ -1,6 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Message, Usage } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "../messages/entries.ts";
+import type { LharCategory } from "../messages/kinds/kind.ts";
 import { validators } from "../messages/validators.ts";
 import type { Captured, ProviderEndpoint } from "../../shared/api-types.ts";
 import { isObject } from "../../shared/is-object.ts";
@@ -127,6 +128,17 @@ export interface CallRecord {
   timing: CallTiming;
   /** How much of the body was kept: the messages, and the provider's payload. */
   capture: { messages: CaptureKept; payload: CaptureKept; note?: string };
+  /** Set on a call imported from another tool's capture: what that tool measured, shown as it was. */
+  recorded?: RecordedMeasures;
+}
+
+/** A call's composition and window as another tool recorded them (an LHAR file's `context_lens`). */
+export interface RecordedMeasures {
+  format: "lhar";
+  /** Tokens per category as the file gives them; they add up to the request's total. */
+  composition: { category: LharCategory; tokens: number; count: number }[];
+  /** The model's context window as the file gives it (0: unknown). */
+  window: number;
 }
 
 export interface CallBodyRecord {

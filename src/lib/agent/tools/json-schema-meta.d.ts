@@ -13,3 +13,20 @@ declare module "virtual:json-schema-meta-validator" {
   const validate: MetaValidate;
   export default validate;
 }
+
+// Validators of the vendored LHAR schema, compiled at build time (scripts/json-schema-validator.mjs).
+declare module "virtual:lhar-validator" {
+  export interface LharValidationError {
+    instancePath: string;
+    keyword: string;
+    message?: string;
+    params: Record<string, unknown>;
+  }
+  interface LharValidate {
+    (value: unknown): boolean;
+    errors?: LharValidationError[] | null;
+  }
+  export const validateWrapped: LharValidate;
+  export const validateSession: LharValidate;
+  export const validateEntry: LharValidate;
+}
