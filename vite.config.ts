@@ -4,9 +4,13 @@ import { defineConfig } from "vite";
 import { listenAddress } from "./src/server/proxy-config.ts";
 import { playgroundApi, serverOptions } from "./src/server/vite-plugin.ts";
 import { jsonSchemaMetaValidator } from "./scripts/json-schema-validator.mjs";
+import { playwright } from "@vitest/browser-playwright";
+import { CHROMIUM_ARGS, findChromium } from "./scripts/chromium-path.mjs";
 
 const { host, port } = listenAddress(process.env);
 const shared = serverOptions(host, process.env);
+// The component tests' browser: the Chromium the e2e tests drive (`npm run test:unit` ensures one first).
+const chromium = await findChromium();
 
 export default defineConfig({
   // Relative asset URLs: the built app runs from any static host under any path (GitHub Pages, a docs site).
@@ -15,14 +19,43 @@ export default defineConfig({
   server: { ...shared, port: port ?? 5173 },
   preview: { ...shared, port: port ?? 4173, strictPort: true },
   test: {
-    include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
     setupFiles: ["src/test-setup.ts"],
-    environment: "node",
     // A timeout here only catches a test that hangs; it is not a speed check (speed is measured by the
     // benchmarks, against a floor). The suite must pass on a machine whose cores are busy with other
     // work, where the default 5 s cut off property tests and large inputs that take 0.5 s when idle.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // Two kinds of test (docs/testing.md): logic in Node (`*.test.ts`), and components rendered in a real
+    // Chromium (`*.browser.test.ts`, Vitest's browser mode driving it through Playwright).
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
+          exclude: ["src/**/*.browser.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: ["src/**/*.browser.test.ts"],
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({
+              launchOptions: { args: CHROMIUM_ARGS, ...(chromium ? { executablePath: chromium } : {}) },
+            }),
+            instances: [{ browser: "chromium" }],
+            // The test page's server; Vitest takes the next free port when this one is taken.
+            api: { port: Number(process.env.VITEST_BROWSER_PORT ?? 63315), host: "127.0.0.1" },
+            screenshotFailures: false,
+          },
+        },
+      },
+    ],
   },
   // The Markdown worker loads its highlighter as a chunk of its own, which needs an ES module worker.
   worker: { format: "es" },
