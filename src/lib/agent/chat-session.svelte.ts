@@ -1,5 +1,11 @@
 import type { AgentMessage, ThinkingLevel } from "@earendil-works/pi-agent-core";
-import { contentText, type Api, type AssistantMessage, type Model } from "@earendil-works/pi-ai";
+import {
+  contentText,
+  type Api,
+  type AssistantMessage,
+  type AssistantMessageEvent,
+  type Model,
+} from "@earendil-works/pi-ai";
 import type { ModelInfo } from "../../shared/api-types.ts";
 import type { Sampling } from "../../shared/sampling.ts";
 import type { SessionEntry } from "../messages/entries.ts";
@@ -34,6 +40,7 @@ import type { ModelRef } from "../models/model-ref.ts";
 import type { ToolDefinition } from "./tools/tool-definitions.ts";
 import type { ReplayChanges } from "./replay/replay-plan.ts";
 import type { ReplayRun } from "./replay/replay-run.svelte.ts";
+import type { ColumnSetup, ColumnTurn, VariantLink } from "./variant-sets/variant-set.ts";
 
 /**
  * One open session, as the UI sees it. It composes the parts that each do one job — the transcript (the
@@ -53,6 +60,7 @@ export class ChatSession {
   readonly #delivery: MessageDelivery;
   readonly #recorder: CallRecorder;
   readonly #callHost: CallRecorderHost;
+  readonly #preferences: CallPreferences;
   /** The model calls of this session, read when someone looks. */
   readonly calls: CallLog;
   /** The session as a tree: where it is, what its branches are called, and the moves on it. */
@@ -147,6 +155,7 @@ export class ChatSession {
       notices: deps.notices,
     };
     this.#recorder = new CallRecorder(this.#callHost);
+    this.#preferences = deps.preferences ?? new CallPreferences();
     this.#agent = new SessionAgent({
       sessionId: meta.id,
       catalog: deps.catalog,
@@ -155,7 +164,7 @@ export class ChatSession {
       settings: this.#settings,
       recorder: this.#recorder,
       modelView: () => this.modelView,
-      preferences: deps.preferences ?? new CallPreferences(),
+      preferences: this.#preferences,
     });
     this.#runs = new RunController({
       sessionId: meta.id,
@@ -236,6 +245,57 @@ export class ChatSession {
       modelOf: (ref: ModelRef) => this.modelOf(ref),
     };
     return runVariant(host, original, request, signal);
+  }
+
+  /**
+   * One turn of a variant column (see variant-sets/run-turn.ts): over the session's branch as it is now, with
+   * the column's settings and earlier turns; recorded as a call carrying its link, the facts untouched.
+   */
+  async runVariantTurn(
+    link: VariantLink,
+    earlier: readonly ColumnTurn[],
+    signal: AbortSignal,
+    onEvent?: (event: AssistantMessageEvent) => void,
+    at = Date.now(),
+  ): Promise<{ call: CallRecord; reply: AssistantMessage }> {
+    const { runColumnTurn } = await import("./variant-sets/run-turn.ts");
+    const host = {
+      ...this.#callHost,
+      router: this.#deps.router,
+      modelOf: (ref: ModelRef) => this.modelOf(ref),
+      mirrorSpeed: () => this.#preferences.mirrorSpeed,
+      base: () => this.#transcript.context(),
+      leafId: () => this.leafId,
+      toolsNamed: (names: readonly string[]) => this.#agent.toolsNamed(names),
+    };
+    return runColumnTurn(host, link, earlier, signal, onEvent, at);
+  }
+
+  /**
+   * "Use this variant": a new branch from the leaf the variants compare over, with the column's turns as
+   * its facts, and the column's settings as the session's (see variant-sets/use-variant.ts). Resolves with
+   * what could not be done, or undefined.
+   */
+  async useVariant(
+    baseLeafId: string | null,
+    setup: ColumnSetup,
+    turns: readonly ColumnTurn[],
+  ): Promise<string | undefined> {
+    const { useVariant } = await import("./variant-sets/use-variant.ts");
+    return useVariant(
+      {
+        transcript: this.#transcript,
+        runs: this.#runs,
+        settings: this.#settings,
+        catalog: this.#deps.catalog,
+        busy: () => this.running || this.runningElsewhere,
+        readOnly: () => this.live,
+        toolsNamed: (names) => this.#agent.toolsNamed(names),
+      },
+      baseLeafId,
+      setup,
+      turns,
+    );
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Agent, AgentEvent } from "@earendil-works/pi-agent-core";
-import type { Api, Message, Model } from "@earendil-works/pi-ai";
+import type { Api, Message, Model, Tool } from "@earendil-works/pi-ai";
 import type { PayloadResponse } from "../../shared/api-types.ts";
 import { convertToLlm } from "../messages/convert.ts";
 import { createUserMessage } from "../messages/factories.ts";
@@ -242,6 +242,20 @@ export class SessionAgent {
         Promise.resolve({ text: "Nobody can answer here.", isError: true }),
     });
     return replay ? replay.tools(tools) : tools;
+  }
+
+  /**
+   * The session's tools a variant column offers (those named, as the session defines them now): declared
+   * to its model, never run (a column's turn is one call; a tool call ends it and is shown).
+   */
+  async toolsNamed(names: readonly string[]): Promise<Tool[]> {
+    const runtime = this.#runtime ?? (await import("./agent-runtime.ts"));
+    const definitions = runtime
+      .sessionTools(this.#host.settings.current.tools)
+      .map((definition) => ({ ...definition, enabled: names.includes(definition.name) }));
+    return runtime.agentToolsFor(definitions, {
+      ask: () => Promise.resolve({ text: "Variants do not run tools.", isError: true }),
+    });
   }
 
   /** Abort the run in progress, if any. */

@@ -1,18 +1,23 @@
 import { callTokens } from "../agent/recording/call-tokens.ts";
+import { readVariantLink } from "../agent/variant-sets/variant-set.ts";
 import type { CallRecord } from "../storage/records.ts";
-import { formatTime } from "../ui/format.ts";
+import { formatDuration, formatTime } from "../ui/format.ts";
 import { usageLine } from "../models/usage-text.ts";
 
-export function formatDuration(ms: number): string {
-  return ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(ms < 10_000 ? 2 : 1)} s`;
-}
+export { formatDuration };
 
 /** One line per call for the list: model, size, tokens, cost, time, and how it ended. */
 export function callLine(call: CallRecord): string {
   const timing = [formatDuration(call.timing.durationMs)];
   if (call.timing.firstTokenMs !== undefined)
     timing.push(`first token ${formatDuration(call.timing.firstTokenMs)}`);
-  const variant = call.variantOf === undefined ? [] : ["variant (re-run with changes)"];
+  const link = readVariantLink(call.variantSet);
+  const variant =
+    call.variantOf !== undefined
+      ? ["variant (re-run with changes)"]
+      : link
+        ? [`variant ${link.setup.label}, turn ${link.turn + 1} (variants side by side)`]
+        : [];
   return [...variant, `${call.messageCount} msgs`, usageLine(callTokens(call.outcome)), ...timing].join(
     " · ",
   );

@@ -1,7 +1,9 @@
-import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { diffLines, diffWordsWithSpace } from "diff";
 import { positiveInt } from "../../shared/positive-int.ts";
 import { formatJson } from "../ui/format.ts";
+import { replyText } from "../messages/reply-text.ts";
+
+export { replyText };
 
 /** One run of a diff: text both sides share, or text only the original (removed) or the variant (added) has. */
 export interface DiffPart {
@@ -20,20 +22,6 @@ export const DIFF_MAX_EDITS = 2_000;
 export const DIFF_TIMEOUT_MS = positiveInt(import.meta.env?.VITE_DIFF_TIMEOUT_MS) ?? 150;
 /** Texts longer than this (characters) are not diffed word by word. */
 export const DIFF_MAX_CHARS = positiveInt(import.meta.env?.VITE_DIFF_MAX_CHARS) ?? 200_000;
-
-/** What a reply said, as the diff compares it: its text, thinking and tool calls in order. */
-export function replyText(reply: AssistantMessage | undefined): string {
-  if (!reply) return "";
-  return reply.content
-    .map((part) =>
-      part.type === "text"
-        ? part.text
-        : part.type === "thinking"
-          ? `[thinking] ${part.thinking}`
-          : `[tool call] ${part.name} ${JSON.stringify(part.arguments)}`,
-    )
-    .join("\n");
-}
 
 /** The word-level diff of two outputs (whitespace kept as it is). */
 export function wordDiff(before: string, after: string): TextDiff {

@@ -124,6 +124,11 @@ export interface CallRecord {
   replyEntryId?: string;
   /** Set on a call re-run with changes: the id of the recorded call it is a variant of. */
   variantOf?: string;
+  /**
+   * Set on a call of variants side by side: its set, column, turn, prompt and the column's settings
+   * (agent/variant-sets/variant-set.ts reads it, as hostile input).
+   */
+  variantSet?: unknown;
   outcome: CallOutcome;
   timing: CallTiming;
   /** How much of the body was kept: the messages, and the provider's payload. */

@@ -18,6 +18,11 @@ export function formatCost(dollars: number): string {
   return `$${dollars.toFixed(2)}`;
 }
 
+/** "850 ms", "1.25 s", "12.5 s". */
+export function formatDuration(ms: number): string {
+  return ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
 export function formatTime(timestamp: number): string {
   if (!timestamp) return "";
   return TIME.format(timestamp);

@@ -1,5 +1,12 @@
-import { normalizeContext, type Api, type AssistantMessage, type Model } from "@earendil-works/pi-ai";
+import {
+  normalizeContext,
+  type Api,
+  type AssistantMessage,
+  type AssistantMessageEvent,
+  type Model,
+} from "@earendil-works/pi-ai";
 import type { PayloadResponse } from "../../../shared/api-types.ts";
+import type { MirrorSpeed } from "../../../shared/mirror/mirror-speed.ts";
 import type { CallRecord, NewCall, SessionMeta } from "../../storage/records.ts";
 import type { SessionStore } from "../../storage/session-store.ts";
 import { createProxyStreamFn } from "../proxy-stream.ts";
@@ -20,6 +27,20 @@ export interface VariantHost {
   keptBytes: () => number;
   fetchPayload?: (callId: string) => Promise<PayloadResponse> | undefined;
   recorded: (call: CallRecord, meta: SessionMeta) => void;
+  /** The pace chosen for the offline models, as the session's runs have it. */
+  mirrorSpeed?: () => MirrorSpeed | undefined;
+}
+
+/** What a call made outside the session's runs is: a re-run of a call, or a column of variants. */
+export interface SideCall {
+  /** The session's leaf it was made over. */
+  leafId: string | null;
+  /** The fields linking the record to what it is a variant of. */
+  link: Pick<CallRecord, "variantOf" | "variantSet">;
+  /** Named in the sentence of a call stopped for never ending ("The re-run was stopped…"). */
+  what: string;
+  /** Each streamed event, as it comes. */
+  onEvent?: (event: AssistantMessageEvent) => void;
 }
 
 /**
@@ -35,22 +56,40 @@ export async function runVariant(
   signal: AbortSignal,
   timeoutMs = VARIANT_TIMEOUT_MS,
 ): Promise<CallRecord> {
+  const side = { leafId: original.leafId, link: { variantOf: original.id }, what: "re-run" };
+  return (await runSideCall(host, request, side, signal, timeoutMs)).call;
+}
+
+/**
+ * One model call beside the session's runs (a re-run, a variant column's turn): streamed as the runs
+ * stream, stopped by `signal` or after `timeoutMs` without an end, and recorded as a call of the session
+ * with its reply kept in its body, the facts untouched.
+ */
+export async function runSideCall(
+  host: VariantHost,
+  request: VariantRequest,
+  side: SideCall,
+  signal: AbortSignal,
+  timeoutMs = VARIANT_TIMEOUT_MS,
+): Promise<{ call: CallRecord; reply: AssistantMessage }> {
   let open: OpenCall | undefined;
   const streamFn = createProxyStreamFn({
     router: host.router,
     onRequest: (sent) => {
       const id = crypto.randomUUID();
-      open = { id, request: sent, sources: sent.messages.map(() => null), leafId: original.leafId };
+      open = { id, request: sent, sources: sent.messages.map(() => null), leafId: side.leafId };
       return id;
     },
     onAnswered: (callId) => {
       if (open?.id === callId) open.answered = true;
     },
+    ...(host.mirrorSpeed ? { mirrorSpeed: host.mirrorSpeed } : {}),
   });
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(new Error("timeout")), timeoutMs);
   const onAbort = () => stop.abort(signal.reason);
-  signal.addEventListener("abort", onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
   let reply: AssistantMessage;
   try {
     const model = host.modelOf({ provider: request.provider, id: request.modelId });
@@ -62,6 +101,7 @@ export async function runVariant(
     for await (const event of stream) {
       if (open && open.firstTokenAt === undefined && event.type.endsWith("_delta"))
         open.firstTokenAt = Date.now();
+      side.onEvent?.(event);
     }
     reply = await stream.result();
   } finally {
@@ -71,13 +111,13 @@ export async function runVariant(
   if (stop.signal.aborted && !signal.aborted && reply.stopReason === "aborted")
     reply = {
       ...reply,
-      errorMessage: `The re-run was stopped after ${(timeoutMs / 1000).toLocaleString("en")} s without an end.`,
+      errorMessage: `The ${side.what} was stopped after ${(timeoutMs / 1000).toLocaleString("en")} s without an end.`,
     };
-  if (!open) throw new Error(reply.errorMessage ?? "The re-run sent no request.");
+  if (!open) throw new Error(reply.errorMessage ?? `The ${side.what} sent no request.`);
   const record = await buildCallRecord(open, reply, undefined, Date.now(), host);
   const kept = host.keptBytes();
   const variant: NewCall = {
-    summary: { ...record.summary, variantOf: original.id },
+    summary: { ...record.summary, ...side.link },
     body: {
       ...record.body,
       reply: capture(reply, CALL_PART_LIMIT_BYTES, SESSION_CALL_BUDGET_BYTES - kept),
@@ -85,5 +125,5 @@ export async function runVariant(
   };
   const { call, meta } = await host.store.appendCall(host.sessionId, variant);
   host.recorded(call, meta);
-  return call;
+  return { call, reply };
 }
