@@ -250,6 +250,10 @@ export class SessionAnatomy {
       if (added.length > 0) this.#anatomies = [...this.#anatomies, ...added];
       this.#reading = false;
     }
+    // A session of calls with no facts (an imported LHAR file or request) has no next call of its own
+    // to show: the composition opens on its last recorded call.
+    const last = this.#anatomies.at(-1);
+    if (this.#target === "next" && this.#host.entries.length === 0 && last) await this.select(last.seq);
   }
 
   /** A fact named for people: its number on the current path, its role and a preview. */

@@ -29,6 +29,7 @@ export const STOP_LABELS: Record<string, string> = {
   length: "cut at max tokens",
   error: "error",
   aborted: "stopped",
+  requestOnly: "request only, no reply",
 };
 
 export function stopLabel(call: CallRecord): string {

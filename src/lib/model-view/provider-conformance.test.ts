@@ -7,8 +7,8 @@ import { stream as mistralConversations } from "@earendil-works/pi-ai/api/mistra
 import { stream as openAICodexResponses } from "@earendil-works/pi-ai/api/openai-codex-responses";
 import { stream as openAICompletions } from "@earendil-works/pi-ai/api/openai-completions";
 import { stream as openAIResponses } from "@earendil-works/pi-ai/api/openai-responses";
-import { normalizeContext } from "@earendil-works/pi-ai/utils/transcript";
 import { describe, expect, it } from "vitest";
+import { capturePayload, type AnyStreamFunction } from "./capture-payload.test-support.ts";
 import { AT, replyOf, richSession, SIGNATURE, TEXT, testModel } from "./provider-fixtures.test-support.ts";
 import type { ProviderView } from "./provider-changes.ts";
 import { providerView } from "./provider-view.ts";
@@ -31,35 +31,6 @@ import {
 // turn per message of the list the adapter converted (the readers of provider-wire.test-support.ts, one per
 // wire format), and compared with the provider view.
 // ---------------------------------------------------------------------------------------------------------
-
-type AnyStreamFunction = StreamFunction<Api, StreamOptions>;
-
-/** The body `stream` builds for `messages`, kept by `onPayload`, which aborts before anything is sent. */
-async function capturePayload(
-  stream: AnyStreamFunction,
-  model: Model<Api>,
-  messages: Message[],
-): Promise<unknown> {
-  const controller = new AbortController();
-  let payload: unknown;
-  const events = stream(model, normalizeContext({ messages }), {
-    apiKey: FAKE_KEY,
-    signal: controller.signal,
-    onPayload: (body) => {
-      payload = JSON.parse(JSON.stringify(body));
-      controller.abort();
-      return undefined;
-    },
-  });
-  const reply = await events.result();
-  expect(reply.stopReason, reply.errorMessage).toBe("aborted");
-  expect(payload, "the adapter built no request body").toBeDefined();
-  return payload;
-}
-
-// A codex key must be a JWT naming an account; this one names "acct" and is signed by no one.
-const FAKE_KEY =
-  "eyJhbGciOiJub25lIn0.eyJodHRwczovL2FwaS5vcGVuYWkuY29tL2F1dGgiOnsiY2hhdGdwdF9hY2NvdW50X2lkIjoiYWNjdCJ9fQ.x";
 
 interface AdapterCase {
   name: string;

@@ -10,9 +10,11 @@ export function isCallsOnly(meta: SessionMeta, factCount: number): boolean {
   return factCount === 0 && (meta.nextCallSeq ?? 0) > 0;
 }
 
-/** "This session has 3 model calls and no facts: it was imported from run.lhar, …" */
+/** "This session has 3 model calls and no facts. It was imported from run.lhar, a record of …" */
 export function callsOnlyText(meta: SessionMeta): string {
   const calls = countOf(meta.nextCallSeq ?? 0, "model call");
-  const from = meta.importedFrom ? ` It was imported from ${meta.importedFrom.fileName}, which` : " Its file";
-  return `This session has ${calls} and no facts.${from} records what was sent to the model, not the session that sent it: there is no conversation to show here, and the facts and the model view stay empty.`;
+  const from = meta.importedFrom
+    ? `It was imported from ${meta.importedFrom.fileName}, a`
+    : "It was imported from a";
+  return `This session has ${calls} and no facts. ${from} record of what was sent to the model rather than of the session that sent it: there is no conversation to show here, and the facts and the model view stay empty.`;
 }

@@ -234,7 +234,11 @@ function callOf(entry: LharEntryRead): NewCall {
         ...(timings && timings.wait_ms < timings.total_ms ? { firstTokenMs: timings.wait_ms } : {}),
         ...(timings?.tokens_per_second != null ? { outputTokensPerSecond: timings.tokens_per_second } : {}),
       },
-      capture: { messages: messages.kept, payload: payload.kept, note: "imported from an LHAR file" },
+      capture: {
+        messages: messages.kept,
+        payload: payload.kept,
+        note: `Imported from an LHAR file: usage, timing and composition as the file recorded them.${view?.ok && view.unmapped.length > 0 ? ` Not mapped to the model view (kept in the payload only): ${view.unmapped.join("; ")}.` : ""}`,
+      },
       recorded: {
         format: "lhar",
         composition: entry.context_lens.composition.map(({ category, tokens, count }) => ({
