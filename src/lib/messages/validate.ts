@@ -85,14 +85,6 @@ function explain(value: Record<string, unknown>, kind: AnyMessageKind): FieldErr
   });
 }
 
-/** The roles pi reads as empty when their content is missing (its `sessionEntryToContextMessages`). */
-const EMPTY_WHEN_MISSING: Partial<Record<string, () => unknown>> = {
-  system: () => "",
-  user: () => [],
-  assistant: () => [],
-  toolResult: () => [],
-};
-
 /** One note per field whose value only pi's reading allows, in the role's field order. */
 function readAsNotes(value: Record<string, unknown>, kind: AnyMessageKind): FieldError[] {
   const names = new Set(
@@ -131,7 +123,8 @@ export function validateMessage(value: unknown, { asPiReads = false } = {}): Val
   }
   if (asPiReads && validatorsOf(known).wide.check(value)) {
     const readAs = readAsNotes(value, known);
-    const empty = EMPTY_WHEN_MISSING[known.role];
+    // What pi reads for missing content is the kind's to say (its content field's `readAs.missing`).
+    const empty = known.fields.content?.readAs?.missing;
     if ((value as Record<string, unknown>).content == null && empty) {
       const repaired = readAs.find((note) => note.field === "content");
       return {

@@ -1,7 +1,8 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { ImageContent, TextContent } from "@earendil-works/pi-ai";
 import type { CompactionEntry, ContextEditEntry, SessionEntry } from "../messages/entries.ts";
 import { createBranchSummary, createCompactionSummary } from "../messages/factories.ts";
+import type { FactContent } from "../messages/kinds/kind.ts";
+import { loadedKindOf } from "../messages/kinds/loaded.ts";
 
 /**
  * From the session tree to what the model reads, the way pi's coding agent builds it
@@ -60,15 +61,18 @@ export function factOf(entry: SessionEntry): AgentMessage | undefined {
   return fact;
 }
 
-/** Session files are not validated by pi; a message of these roles without content is read as empty, as pi does. */
+/**
+ * What pi reads for the content of a message that has none (session files are not validated by pi): its
+ * kind's say (the model's roles read it as empty); undefined when the message has content, or its role
+ * has no such reading.
+ */
+function missingContentOf(message: AgentMessage): (() => unknown) | undefined {
+  if ((message as { content?: unknown }).content != null) return undefined;
+  return loadedKindOf(message).fields.content?.readAs?.missing;
+}
+
 function lacksContent(message: AgentMessage): boolean {
-  return (
-    (message as { content?: unknown }).content == null &&
-    (message.role === "system" ||
-      message.role === "user" ||
-      message.role === "assistant" ||
-      message.role === "toolResult")
-  );
+  return missingContentOf(message) !== undefined;
 }
 
 function buildFact(entry: SessionEntry): AgentMessage | undefined {
@@ -77,10 +81,8 @@ function buildFact(entry: SessionEntry): AgentMessage | undefined {
   switch (entry.type) {
     case "message": {
       const message = entry.message;
-      if (!lacksContent(message)) return message;
-      return (
-        message.role === "system" ? { ...message, content: "" } : { ...message, content: [] }
-      ) as AgentMessage;
+      const missing = missingContentOf(message);
+      return missing ? ({ ...message, content: missing() } as AgentMessage) : message;
     }
     case "custom_message":
       // pi's createCustomMessage: `details` is there even when the entry has none.
@@ -296,28 +298,9 @@ function modelOf(entry: SessionEntry | undefined): SessionProjection["model"] {
   return null;
 }
 
-/** The content a fact has for editing: what a context edit of it replaces. */
-export function editableContent(message: AgentMessage): string | (TextContent | ImageContent)[] | undefined {
-  switch (message.role) {
-    case "user":
-    case "custom":
-      return message.content;
-    case "assistant":
-    case "toolResult":
-      return message.content as (TextContent | ImageContent)[];
-    // Their text is not content a model reads as it is: an edit replaces none of it.
-    case "system":
-    case "bashExecution":
-    case "branchSummary":
-    case "compactionSummary":
-    case "notification":
-    case "approval_request":
-    case "progress":
-      return undefined;
-    default:
-      // A role nobody here defined has no content to edit.
-      return undefined;
-  }
+/** The content a fact has for editing: what a context edit of it replaces (its kind's `editable`). */
+export function editableContent(message: AgentMessage): FactContent | undefined {
+  return loadedKindOf(message).editable?.(message);
 }
 
 /** A projection made by extending another: its path is the other's plus entries that only add. */

@@ -48,6 +48,7 @@ export const approvalRequestKind = {
     decidedAt: number({ optional: true, min: 0 }),
     reason: text({ optional: true }),
   },
+  editable: null,
   view: { load: () => import("./views/ApprovalCard.svelte") },
   form: {
     fields: [

@@ -5,7 +5,7 @@ import { STOP_REASONS } from "../../../shared/enums.ts";
 import { contentText, type AssistantMessage } from "@earendil-works/pi-ai";
 import { otherBlockLabel } from "../content.ts";
 import { messageTokens } from "../tokens.ts";
-import type { MessageKind } from "./kind.ts";
+import type { FactContent, MessageKind } from "./kind.ts";
 import { partsText, TITLE_SOURCE_LENGTH, withoutMarkdown } from "./text.ts";
 
 /** A model's reply (or one written by hand): sent as it is. */
@@ -44,7 +44,7 @@ export const assistantKind = {
   anatomy: null,
   fields: {
     timestamp,
-    content: parts(["text", "thinking", "toolCall"], { missing: true }),
+    content: parts(["text", "thinking", "toolCall"], { missing: () => [] }),
     api: text(),
     provider: text(),
     model: text(),
@@ -59,6 +59,7 @@ export const assistantKind = {
     usage,
     errorMessage: text({ optional: true }),
   },
+  editable: (message) => message.content as FactContent,
   view: { conversation: "assistant" },
   form: {
     fields: [{ name: "text", label: "Text", input: "textarea" }],

@@ -63,6 +63,7 @@ export const bashExecutionKind = {
     fullOutputPath: text({ optional: true }),
     excludeFromContext: boolean({ optional: true }),
   },
+  editable: null,
   view: { load: () => import("./views/BashExecutionView.svelte") },
   form: {
     fields: [

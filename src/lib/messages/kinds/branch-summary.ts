@@ -37,6 +37,7 @@ export const branchSummaryKind = {
     summary: text(),
     fromId: { ...sentence("fromId", "fromId must be text or null."), schema: nullable(str()) },
   },
+  editable: null,
   view: { load: () => import("./views/SummaryCard.svelte") },
   form: {
     fields: [

@@ -45,6 +45,7 @@ export const compactionSummaryKind = {
       },
     },
   },
+  editable: null,
   view: { load: () => import("./views/SummaryCard.svelte") },
   form: {
     fields: [

@@ -37,6 +37,7 @@ export const customKind = {
     content: parts(["text", "image"], { orString: true }),
     display: boolean(),
   },
+  editable: (message) => message.content,
   view: { load: () => import("./views/CustomMessageView.svelte") },
   form: {
     fields: [

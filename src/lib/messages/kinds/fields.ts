@@ -37,7 +37,13 @@ export interface Field {
   optional: boolean;
   explain: (name: string, error: ValidationError, rest: string[], value: unknown) => FieldError;
   /** A wider shape pi's code reads, and what is said of a value that has it. */
-  readAs?: { schema: Schema; optional: boolean; note: (name: string, value: unknown) => string };
+  readAs?: {
+    schema: Schema;
+    optional: boolean;
+    note: (name: string, value: unknown) => string;
+    /** What pi reads when the field is missing (the model's roles' content: empty), if it reads one. */
+    missing?: () => unknown;
+  };
 }
 
 export const at = (field: string, message: string): FieldError => ({ field, message });
@@ -135,7 +141,15 @@ function contentNote(name: string, value: unknown, allowed: readonly PartType[])
   return `${name}[${index}] is a block of type ${type}, which pi's types do not have here: kept, and sent as pi sends it`;
 }
 
-export function parts(allowed: readonly PartType[], { orString = false, missing = false } = {}): Field {
+/**
+ * A content list of these part types (or text, `orString`). `missing` is what pi reads when a message of
+ * the role has no content at all (its `sessionEntryToContextMessages` makes the model's roles' content
+ * empty): such a message is kept, its content read as that.
+ */
+export function parts(
+  allowed: readonly PartType[],
+  { orString = false, missing }: { orString?: boolean; missing?: () => unknown } = {},
+): Field {
   const list = arr(union(allowed.map((type) => PART_SCHEMAS[type])));
   return {
     schema: orString ? union([str(), list]) : list,
@@ -143,8 +157,9 @@ export function parts(allowed: readonly PartType[], { orString = false, missing 
     // pi reads a message of the model's roles without content as empty (`missing`), and any block as it is.
     readAs: {
       schema: union([...(missing ? [nul()] : []), ...(orString ? [str()] : []), ANY_PARTS]),
-      optional: missing,
+      optional: missing !== undefined,
       note: (name, value) => contentNote(name, value, allowed),
+      ...(missing ? { missing } : {}),
     },
     explain: (name, _error, rest, value) => {
       const index = rest[0];

@@ -1,5 +1,5 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { Message } from "@earendil-works/pi-ai";
+import type { ImageContent, Message, TextContent } from "@earendil-works/pi-ai";
 import type { Component } from "svelte";
 import type { PolicyRole } from "../types.ts";
 import type { Field } from "./fields.ts";
@@ -42,11 +42,19 @@ export interface MessageKind<M extends Fact = Fact> {
    * injection dialog, imported sessions and storage check it) and the sentence shown when a value fails.
    */
   readonly fields: Readonly<Record<string, Field>>;
+  /**
+   * The content a context edit of it replaces (pi's `context_edit` entries replace a message's content):
+   * `null` for a kind whose content the model does not read as it is.
+   */
+  readonly editable: ((message: M) => FactContent) | null;
   /** How the chat shows it: a view of its own, loaded on first use, or one of the conversation's own. */
   readonly view: MessageView<M>;
   /** Its form in the injection dialog, which makes a new fact of the kind; `null` when none is offered. */
   readonly form: FormPart<M> | null;
 }
+
+/** A fact's content as the model reads it: text, or text and image parts (what a context edit replaces). */
+export type FactContent = string | (TextContent | ImageContent)[];
 
 /** A kind's form: the fields people fill in, and the fact they describe. */
 export interface FormPart<M> {

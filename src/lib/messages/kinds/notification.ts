@@ -36,6 +36,7 @@ export const notificationKind = {
     // Optional, as in the tutorial's `{ role: "notification", text, timestamp }`: info when absent.
     level: choice(NOTIFICATION_LEVELS, { optional: true }),
   },
+  editable: null,
   view: { load: () => import("./views/NotificationView.svelte") },
   form: {
     fields: [

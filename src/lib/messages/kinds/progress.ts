@@ -35,6 +35,7 @@ export const progressKind = {
     text: text({ nonEmpty: true }),
     fraction: number({ optional: true, min: 0, max: 1 }),
   },
+  editable: null,
   view: { load: () => import("./views/ProgressView.svelte") },
   form: {
     fields: [

@@ -29,7 +29,7 @@ export const systemKind = {
   anatomy: null,
   fields: {
     timestamp,
-    content: parts(["text", "image"], { orString: true, missing: true }),
+    content: parts(["text", "image"], { orString: true, missing: () => "" }),
     toolsAdded: {
       ...sentence("toolsAdded", "toolsAdded must be a list of tools."),
       schema: arr(unknown()),
@@ -41,6 +41,7 @@ export const systemKind = {
       optional: true,
     },
   },
+  editable: null,
   view: { conversation: "system" },
   form: null,
 } as const satisfies MessageKind<SystemMessage>;

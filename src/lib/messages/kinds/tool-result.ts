@@ -24,9 +24,10 @@ export const toolResultKind = {
     timestamp,
     toolCallId: text(),
     toolName: text(),
-    content: parts(["text", "image"], { missing: true }),
+    content: parts(["text", "image"], { missing: () => [] }),
     isError: boolean(),
   },
+  editable: (message) => message.content,
   view: { conversation: "toolResult" },
   form: null,
 } as const satisfies MessageKind<ToolResultMessage>;

@@ -18,7 +18,8 @@ export const userKind = {
   tokens: messageTokens,
   title: (message) => contentText(message.content, " "),
   anatomy: null,
-  fields: { timestamp, content: parts(["text", "image"], { orString: true, missing: true }) },
+  fields: { timestamp, content: parts(["text", "image"], { orString: true, missing: () => [] }) },
+  editable: (message) => message.content,
   view: { conversation: "user" },
   form: {
     fields: [{ name: "text", label: "Text", input: "textarea" }],
