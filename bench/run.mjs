@@ -12,6 +12,7 @@ import { CHROMIUM_ARGS, findChromium } from "../scripts/chromium-path.mjs";
 import { appBenchmarks, markdownBenchmarks } from "./app-bench.mjs";
 import { floorJs, INITIAL_JS_BUDGET, initialAssets } from "../scripts/bundle-budget.mjs";
 import { callsBenchmarks } from "./calls-bench.mjs";
+import { lharBenchmarks } from "./lhar-bench.mjs";
 import { median, summarize } from "./stats.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -20,6 +21,8 @@ const quick = process.argv.includes("--quick");
 // Sessions of 100,000 facts take minutes to plant and open: skippable on slow machines, run by default.
 const huge = !process.argv.includes("--skip-100k");
 const RUNS = quick ? 3 : 7;
+// Only the LHAR import rows (a fresh build, one browser): `-- --lhar-only`.
+const lharOnly = process.argv.includes("--lhar-only");
 // Only the live pi row (it starts two real pi processes and a playground of its own): `-- --live-pi-only`.
 const livePiOnly = process.argv.includes("--live-pi-only");
 
@@ -64,6 +67,8 @@ function format(value, unit) {
 async function buildAll() {
   console.log("Building the app and the benchmark bundle…");
   await build({ root, logLevel: "error" });
+  // The LHAR rows drive the app alone.
+  if (lharOnly) return;
   await build({
     root,
     configFile: false,
@@ -346,14 +351,16 @@ async function main() {
     return;
   }
   await buildAll();
-  await bundleSizes();
-  await proxyBenchmarks();
-  await livePiBenchmarks();
+  if (!lharOnly) {
+    await bundleSizes();
+    await proxyBenchmarks();
+    await livePiBenchmarks();
+  }
 
   const server = await preview({
     root,
     logLevel: "error",
-    preview: { port: 4391, strictPort: false, host: "127.0.0.1" },
+    preview: { port: Number(process.env.BENCH_PORT) || 4391, strictPort: false, host: "127.0.0.1" },
   });
   const address = server.httpServer.address();
   const baseURL = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 4391}`;
@@ -366,29 +373,32 @@ async function main() {
     args: [...CHROMIUM_ARGS, "--js-flags=--expose-gc"],
   });
   try {
-    await browserMicroBenchmarks(browser, baseURL);
-    await callsBenchmarks({
-      browser,
-      baseURL,
-      benchBundle: join(out, "browser-bench.js"),
-      runs: quick ? 3 : 7,
-      record,
-    });
-    await appBenchmarks({
-      browser,
-      baseURL,
-      benchBundle: join(out, "browser-bench.js"),
-      runs: quick ? 2 : 3,
-      record,
-      huge,
-    });
-    await markdownBenchmarks({
-      browser,
-      baseURL,
-      benchBundle: join(out, "browser-bench.js"),
-      runs: quick ? 2 : 3,
-      record,
-    });
+    if (!lharOnly) {
+      await browserMicroBenchmarks(browser, baseURL);
+      await callsBenchmarks({
+        browser,
+        baseURL,
+        benchBundle: join(out, "browser-bench.js"),
+        runs: quick ? 3 : 7,
+        record,
+      });
+      await appBenchmarks({
+        browser,
+        baseURL,
+        benchBundle: join(out, "browser-bench.js"),
+        runs: quick ? 2 : 3,
+        record,
+        huge,
+      });
+      await markdownBenchmarks({
+        browser,
+        baseURL,
+        benchBundle: join(out, "browser-bench.js"),
+        runs: quick ? 2 : 3,
+        record,
+      });
+    }
+    await lharBenchmarks({ browser, baseURL, runs: quick ? 2 : 3, record });
   } finally {
     await browser.close();
     await new Promise((resolve) => server.httpServer.close(resolve));
