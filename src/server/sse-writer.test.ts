@@ -133,6 +133,36 @@ describe("SseWriter", () => {
     expect(sink.destroyed).toBe(true);
   });
 
+  it("counts what a client is behind frame by frame, never by measuring the whole queue again", () => {
+    // Measuring the queue at every frame made a long reply to a client that stopped reading quadratic: the
+    // proxy spent its time counting and took 30 s to notice a 4 MB lag. What is measured must grow with what
+    // is written, not with its square.
+    const sink = new FakeSink();
+    sink.full = true;
+    const limit = 4 * 1024 * 1024;
+    const { writer: sse, drops } = writer(sink, { maxUnsentBytes: limit, flushBytes: 64 * 1024 });
+    void sse.write(frame("start"));
+    const piece = frame("f".repeat(1_000));
+    const byteLength = Buffer.byteLength;
+    let counted = 0;
+    Buffer.byteLength = ((value: Parameters<typeof byteLength>[0], encoding?: BufferEncoding) => {
+      if (typeof value === "string") counted += value.length;
+      return byteLength(value, encoding);
+    }) as typeof byteLength;
+    let written = 0;
+    try {
+      // Stops early once the count runs away, so a regression fails quickly instead of running for minutes.
+      while (!sse.dropped && written < 2 * limit && counted <= 4 * written + limit) {
+        void sse.write(piece);
+        written += piece.length;
+      }
+    } finally {
+      Buffer.byteLength = byteLength;
+    }
+    expect(drops).toEqual(["it fell more than 4 MB behind"]);
+    expect(counted).toBeLessThanOrEqual(2 * written);
+  });
+
   it("gives the event loop a turn while the socket is full, once per flush size queued", () => {
     const sink = new FakeSink();
     sink.full = true;

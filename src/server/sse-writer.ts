@@ -43,6 +43,8 @@ export class SseWriter {
   readonly #options: SseWriterOptions;
   readonly #flushBytes: number;
   #pending = "";
+  /** UTF-8 bytes of `#pending`, counted frame by frame as it grows: never by measuring the whole again. */
+  #pendingBytes = 0;
   #scheduled = false;
   #blocked = false;
   #queuedSinceYield = 0;
@@ -69,6 +71,7 @@ export class SseWriter {
   write(frame: string): Promise<void> | undefined {
     if (this.#dropped || this.#sink.destroyed) return undefined;
     this.#pending += frame;
+    this.#pendingBytes += Buffer.byteLength(frame);
     if (this.#blocked) {
       if (this.#tooFarBehind()) {
         this.#drop(`it fell more than ${formatBytes(this.#options.maxUnsentBytes)} behind`);
@@ -102,6 +105,7 @@ export class SseWriter {
     if (this.#pending === "" || this.#sink.destroyed) return;
     const chunk = this.#pending;
     this.#pending = "";
+    this.#pendingBytes = 0;
     if (this.#sink.write(chunk)) return;
     this.#blocked = true;
     this.#queuedSinceYield = 0;
@@ -116,11 +120,9 @@ export class SseWriter {
   }
 
   #tooFarBehind(): boolean {
-    const limit = this.#options.maxUnsentBytes;
-    const written = this.#sink.writableLength;
-    // Characters are at most three UTF-8 bytes each: count exactly only when it could matter.
-    if (this.#pending.length * 3 + written <= limit) return false;
-    return Buffer.byteLength(this.#pending) + written > limit;
+    // Measuring the whole queue at every frame would cost its size each time: quadratic in a long reply to
+    // a client that stopped reading, enough to keep the proxy too busy to notice it had fallen behind.
+    return this.#pendingBytes + this.#sink.writableLength > this.#options.maxUnsentBytes;
   }
 
   #armStallTimer(): void {
@@ -143,6 +145,7 @@ export class SseWriter {
     if (this.#dropped) return;
     this.#dropped = true;
     this.#pending = "";
+    this.#pendingBytes = 0;
     this.#clearStallTimer();
     this.#sink.destroy();
     this.#options.onDrop(reason);
