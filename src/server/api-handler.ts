@@ -34,6 +34,8 @@ import { describeUpstreamError } from "./upstream-errors.ts";
 import { payloadReplacer } from "./payload-redaction.ts";
 import { displayUrl } from "../shared/url-secrets.ts";
 import { formatDuration } from "./format-duration.ts";
+import { BodyBudget } from "./body-budget.ts";
+import { formatBytes } from "../shared/bytes.ts";
 
 export interface ApiOptions {
   registry: ModelRegistry;
@@ -53,6 +55,8 @@ export interface ApiOptions {
   /** Origins of pages served elsewhere that may use this proxy with its token (ALLOWED_ORIGINS). */
   allowedOrigins?: readonly string[];
   maxBodyBytes: number;
+  /** Request bodies of all requests held at once, from their first byte to the end of their answer; past it, 429. */
+  maxHeldBodyBytes?: number;
   maxConcurrentStreams: number;
   /** Abort an upstream that sends nothing for this long, and tell the client why. */
   upstreamIdleTimeoutMs: number;
@@ -79,6 +83,8 @@ export type ApiHandler = (req: IncomingMessage, res: ServerResponse, next?: () =
 
 export const DEFAULT_LIMITS = {
   maxBodyBytes: 20 * 1024 * 1024,
+  /** Four bodies of the largest size; with a larger MAX_BODY_BYTES, four of those (see proxyConfig). */
+  maxHeldBodyBytes: 80 * 1024 * 1024,
   maxConcurrentStreams: 4,
   maxConcurrentPreviews: 2,
   upstreamIdleTimeoutMs: 120_000,
@@ -102,6 +108,9 @@ export function createToken(): string {
 export function createApiHandler(options: ApiOptions): ApiHandler {
   let activeStreams = 0;
   let activePreviews = 0;
+  const heldBodies = new BodyBudget(
+    Math.max(options.maxHeldBodyBytes ?? DEFAULT_LIMITS.maxHeldBodyBytes, options.maxBodyBytes),
+  );
   const maxConcurrentPreviews = options.maxConcurrentPreviews ?? DEFAULT_LIMITS.maxConcurrentPreviews;
   const checkOrigin = createOriginGuard(options);
   const payloads = new PayloadStore(
@@ -184,7 +193,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     if (path === PREVIEW_PATH) {
       // As for streams, the body is read and checked before a slot is taken; building a large payload
       // takes memory and the event loop, so only a few are built at once.
-      const { request, model } = await readRequest(req);
+      const { request, model } = await readRequest(req, res);
       if (activePreviews >= maxConcurrentPreviews) {
         throw new HttpError(
           429,
@@ -205,7 +214,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       return;
     }
     // The body is read and checked before a stream slot is taken: slow uploads must not hold the slots.
-    const { request, model } = await readRequest(req);
+    const { request, model } = await readRequest(req, res);
     if (activeStreams >= options.maxConcurrentStreams) {
       throw new HttpError(
         429,
@@ -221,8 +230,21 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     }
   }
 
-  async function readRequest(req: IncomingMessage): Promise<{ request: StreamRequest; model: Model<Api> }> {
-    const request = parseStreamRequest(await readBody(req, options.maxBodyBytes, options.bodyIdleTimeoutMs));
+  async function readRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ request: StreamRequest; model: Model<Api> }> {
+    // The body is held (as bytes, text and parsed values) until the answer ends: so long it counts.
+    const share = heldBodies.open();
+    res.once("close", () => share.release());
+    const busy = () =>
+      new HttpError(
+        429,
+        `Too many large requests at once: this proxy holds at most ${formatBytes(heldBodies.limit)} of request bodies at a time (MAX_HELD_BODY_BYTES). Wait for one to finish, then retry.`,
+        { "Retry-After": "1", Connection: "close" },
+      );
+    const raw = await readBody(req, options.maxBodyBytes, options.bodyIdleTimeoutMs, { share, busy });
+    const request = parseStreamRequest(raw);
     const model = options.registry.resolve(request.provider, request.modelId);
     if (!model) {
       throw new HttpError(

@@ -129,6 +129,52 @@ describe("request bodies", () => {
     }
   });
 
+  it("holds no more request bodies at once than MAX_HELD_BODY_BYTES: past it 429, and room again once one ends", async () => {
+    // Two uploads of ~40 kB each fill an 80 kB budget while they trickle; a third large one is refused at
+    // once, before a byte of it is read, while a small one still fits.
+    const proxy = await listen({
+      maxBodyBytes: 64 * 1024,
+      maxHeldBodyBytes: 80 * 1024,
+      bodyIdleTimeoutMs: 5_000,
+    });
+    const large = (label: string) =>
+      streamBody("mirror", "mirror-instant", [
+        { role: "user", content: `${label} ${"x".repeat(40_000)}`, timestamp: 1 },
+      ]);
+    const uploads = [large("one"), large("two")].map((body) => tricklingUpload(proxy.port, body, 100, 50));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const refused = await send(
+        "/api/stream",
+        { method: "POST", headers: auth, body: large("three") },
+        proxy.port,
+      );
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.body).error).toMatch(
+        /holds at most 80 kB of request bodies at a time \(MAX_HELD_BODY_BYTES\)/,
+      );
+      const small = await send(
+        "/api/stream",
+        { method: "POST", headers: auth, body: streamBody("mirror", "mirror-instant") },
+        proxy.port,
+      );
+      expect(small.status).toBe(200);
+      // One upload gives up: its bytes are given back, and a large body fits again.
+      uploads[0]?.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const admitted = await send(
+        "/api/stream",
+        { method: "POST", headers: auth, body: large("four") },
+        proxy.port,
+      );
+      expect(admitted.status).toBe(200);
+      expect(events(admitted.body).at(-1)?.type).toBe("done");
+    } finally {
+      for (const upload of uploads) upload.destroy();
+      proxy.server.close();
+    }
+  });
+
   it("answers 408 and closes the connection when the body goes silent", async () => {
     const proxy = await listen({ bodyIdleTimeoutMs: 300 });
     const upload = tricklingUpload(proxy.port, streamBody("mirror", "mirror-instant"), 10, 50);

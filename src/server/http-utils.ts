@@ -1,3 +1,4 @@
+import type { BodyShare } from "./body-budget.ts";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiErrorBody } from "../shared/api-types.ts";
 import { formatBytes } from "../shared/bytes.ts";
@@ -61,9 +62,17 @@ export function sendError(
  * A body that goes silent for `idleTimeoutMs` is refused with 408: a client trickling an upload must not
  * hold a connection open for minutes.
  */
-export function readBody(req: IncomingMessage, limit: number, idleTimeoutMs: number): Promise<string> {
+export function readBody(
+  req: IncomingMessage,
+  limit: number,
+  idleTimeoutMs: number,
+  /** Where the bytes held are counted across requests: the declared length up front, or each chunk as it comes. */
+  budget?: { share: BodyShare; busy: () => HttpError },
+): Promise<string> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  const declaredFits = Number.isFinite(declared);
+  if (budget && declaredFits && !budget.share.take(declared)) return Promise.reject(budget.busy());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -92,6 +101,10 @@ export function readBody(req: IncomingMessage, limit: number, idleTimeoutMs: num
       size += chunk.length;
       if (size > limit) {
         fail(tooLarge(limit));
+        return;
+      }
+      if (budget && !declaredFits && !budget.share.take(chunk.length)) {
+        fail(budget.busy());
         return;
       }
       chunks.push(chunk);

@@ -106,6 +106,13 @@ describe("the proxy's token", () => {
     expect(proxyConfig({ MAX_CONCURRENT_PREVIEWS: "5" }).maxConcurrentPreviews).toBe(5);
   });
 
+  it("holds four bodies of the largest size at once unless MAX_HELD_BODY_BYTES says otherwise", () => {
+    expect(proxyConfig({}).maxHeldBodyBytes).toBe(80 * 1024 * 1024);
+    expect(proxyConfig({ MAX_BODY_BYTES: "1000" }).maxHeldBodyBytes).toBe(4000);
+    expect(proxyConfig({ MAX_HELD_BODY_BYTES: "123456" }).maxHeldBodyBytes).toBe(123_456);
+    expect(proxyConfig({ MAX_HELD_BODY_BYTES: "none" }).maxHeldBodyBytes).toBe(80 * 1024 * 1024);
+  });
+
   it("keeps provider payloads up to 2 MB each, 64 MB in all, for 10 minutes, unless told otherwise", async () => {
     expect(proxyConfig({})).toMatchObject({
       maxPayloadCaptureBytes: 2 * 1024 * 1024,

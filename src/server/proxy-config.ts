@@ -23,6 +23,7 @@ export interface ProxyConfig {
   /** True when the operator chose the token (PROXY_TOKEN), so it is never printed. */
   tokenFromEnv: boolean;
   maxBodyBytes: number;
+  maxHeldBodyBytes: number;
   maxConcurrentStreams: number;
   maxConcurrentPreviews: number;
   upstreamIdleTimeoutMs: number;
@@ -48,6 +49,7 @@ export function proxyConfig(env: ServerEnv): ProxyConfig {
       );
     }
   }
+  const maxBodyBytes = positiveInt(env.MAX_BODY_BYTES) ?? DEFAULT_LIMITS.maxBodyBytes;
   return {
     host,
     port,
@@ -56,7 +58,9 @@ export function proxyConfig(env: ServerEnv): ProxyConfig {
     allowedOrigins: parseAllowedOrigins(env.ALLOWED_ORIGINS),
     token: chosenToken || createToken(),
     tokenFromEnv: Boolean(chosenToken),
-    maxBodyBytes: positiveInt(env.MAX_BODY_BYTES) ?? DEFAULT_LIMITS.maxBodyBytes,
+    maxBodyBytes,
+    // Four bodies of the largest size a request may have, unless the operator says otherwise.
+    maxHeldBodyBytes: positiveInt(env.MAX_HELD_BODY_BYTES) ?? 4 * maxBodyBytes,
     maxConcurrentStreams: positiveInt(env.MAX_CONCURRENT_STREAMS) ?? DEFAULT_LIMITS.maxConcurrentStreams,
     maxConcurrentPreviews: positiveInt(env.MAX_CONCURRENT_PREVIEWS) ?? DEFAULT_LIMITS.maxConcurrentPreviews,
     upstreamIdleTimeoutMs: positiveInt(env.UPSTREAM_IDLE_TIMEOUT_MS) ?? DEFAULT_LIMITS.upstreamIdleTimeoutMs,
@@ -87,6 +91,7 @@ export function apiOptions(
     proxiedHostnames: config.proxiedHostnames,
     allowedOrigins: config.allowedOrigins,
     maxBodyBytes: config.maxBodyBytes,
+    maxHeldBodyBytes: config.maxHeldBodyBytes,
     maxConcurrentStreams: config.maxConcurrentStreams,
     maxConcurrentPreviews: config.maxConcurrentPreviews,
     upstreamIdleTimeoutMs: config.upstreamIdleTimeoutMs,
