@@ -25,6 +25,10 @@ const RUNS = quick ? 3 : 7;
 const lharOnly = process.argv.includes("--lhar-only");
 // Only the live pi row (it starts two real pi processes and a playground of its own): `-- --live-pi-only`.
 const livePiOnly = process.argv.includes("--live-pi-only");
+// Only the proxy's memory under load (a standalone proxy process of its own): `-- --server-memory-only`.
+const serverMemoryOnly = process.argv.includes("--server-memory-only");
+// Only the replies' rows (Markdown and long plain text, streamed in the app): `-- --replies-only`.
+const repliesOnly = process.argv.includes("--replies-only");
 
 const rows = [];
 const started = Date.now();
@@ -232,6 +236,44 @@ async function livePiBenchmarks() {
   }
 }
 
+async function serverMemoryBenchmarks() {
+  console.log("Proxy memory under load (a standalone proxy process, resident set from /proc)…");
+  if (process.platform !== "linux") {
+    console.log("  skipped: the resident set is read from /proc, which only Linux has");
+    return;
+  }
+  await build({ root, configFile: join(root, "vite.proxy.config.ts"), logLevel: "error" });
+  const { module } = await runnerImport(join(root, "bench", "server-memory-bench.ts"), {
+    configFile: false,
+    logLevel: "error",
+  });
+  const loads = await module.serverMemory({ root, settleMs: quick ? 2_000 : 5_000 });
+  for (const load of loads) {
+    const added = load.peakMb - load.idleMb;
+    const statuses = Object.entries(load.statuses)
+      .map(([status, count]) => `${count}× ${status}`)
+      .join(", ");
+    const row = record(
+      `proxy memory: ${load.name}`,
+      `${statuses}; ${(load.ms / 1000).toFixed(1)} s`,
+      [load.peakMb],
+      "the idle proxy's resident set",
+      [load.idleMb],
+      { unit: "MB", boundMb: load.boundMb, goal: `kept after a collection ≤ ${load.boundMb} MB + 8 MB` },
+    );
+    row.addedMb = added;
+    row.settledMb = load.settledMb;
+    row.collectedMb = load.collectedMb;
+    row.heldMb = load.heldMb;
+    row.heldAddedMb = load.heldMb - load.idleHeldMb;
+    row.met = row.heldAddedMb <= load.boundMb + 8;
+    for (const reason of load.dropReasons) console.log(`    ${reason}`);
+    console.log(
+      `    peak adds ${added.toFixed(0)} MB to ${load.idleMb.toFixed(0)} MB idle (the limits let it keep: ${load.boundMb} MB); ${load.settledMb.toFixed(0)} MB after it ended, ${load.collectedMb.toFixed(0)} MB after a full collection, which holds ${(load.heldMb - load.idleHeldMb).toFixed(0)} MB more heap and buffers than before the load`,
+    );
+  }
+}
+
 async function browserMicroBenchmarks(browser, baseURL) {
   console.log("Model view and IndexedDB (Chromium)…");
   const context = await browser.newContext({ bypassCSP: true });
@@ -350,10 +392,16 @@ async function main() {
     printTable();
     return;
   }
+  if (serverMemoryOnly) {
+    await serverMemoryBenchmarks();
+    printTable();
+    return;
+  }
   await buildAll();
-  if (!lharOnly) {
+  if (!lharOnly && !repliesOnly) {
     await bundleSizes();
     await proxyBenchmarks();
+    await serverMemoryBenchmarks();
     await livePiBenchmarks();
   }
 
@@ -373,7 +421,7 @@ async function main() {
     args: [...CHROMIUM_ARGS, "--js-flags=--expose-gc"],
   });
   try {
-    if (!lharOnly) {
+    if (!lharOnly && !repliesOnly) {
       await browserMicroBenchmarks(browser, baseURL);
       await callsBenchmarks({
         browser,
@@ -390,6 +438,8 @@ async function main() {
         record,
         huge,
       });
+    }
+    if (!lharOnly) {
       await markdownBenchmarks({
         browser,
         baseURL,
@@ -398,7 +448,7 @@ async function main() {
         record,
       });
     }
-    await lharBenchmarks({ browser, baseURL, runs: quick ? 2 : 3, record });
+    if (!repliesOnly) await lharBenchmarks({ browser, baseURL, runs: quick ? 2 : 3, record });
   } finally {
     await browser.close();
     await new Promise((resolve) => server.httpServer.close(resolve));
