@@ -8,6 +8,7 @@ import { SessionLocks, TabChannel } from "../storage/tab-sync.ts";
 import type { SessionDeps } from "./session-deps.ts";
 import { defaultSettings, type SessionSettings } from "./session-settings.ts";
 import type { StreamRouter } from "./stream-route.ts";
+import type { ToolDefinition } from "./tools/tool-definitions.ts";
 
 /**
  * Sessions answered by the real offline Mirror (the shared MirrorApi the page's in-page proxy serves), with
@@ -62,3 +63,21 @@ export function mirrorWorld() {
 export function mirrorSettings(changes: Partial<SessionSettings> = {}): SessionSettings {
   return { ...defaultSettings(), model: { provider: "mirror", id: "mirror-instant" }, ...changes };
 }
+
+/** A tool whose result is a template over its arguments: Mirror calls it when asked "call lookup_order with {…}". */
+export const lookup: ToolDefinition = {
+  name: "lookup_order",
+  description: "Looks up an order by its id.",
+  parameters: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] },
+  source: { kind: "template", template: '{"id": {{id}}, "status": "shipped"}' },
+  enabled: true,
+};
+
+/** A tool whose result the person types: the run waits for it. */
+export const askHuman: ToolDefinition = {
+  name: "ask_human",
+  description: "Asks the person at the keyboard.",
+  parameters: { type: "object", properties: { question: { type: "string" } } },
+  source: { kind: "ask" },
+  enabled: true,
+};

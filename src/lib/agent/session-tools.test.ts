@@ -4,23 +4,9 @@ import { MemoryKeyValueStore } from "../storage/kv.ts";
 import { CallPreferences } from "./call-preferences.svelte.ts";
 import { ChatSession } from "./chat-session.svelte.ts";
 import { noticeOf } from "./chat-session.test-support.ts";
-import { mirrorSettings, mirrorWorld } from "./mirror-world.test-support.ts";
+import { askHuman, lookup, mirrorSettings, mirrorWorld } from "./mirror-world.test-support.ts";
 import { defaultToolDefinitions, type ToolDefinition } from "./tools/tool-definitions.ts";
 
-const lookup: ToolDefinition = {
-  name: "lookup_order",
-  description: "Looks up an order by its id.",
-  parameters: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] },
-  source: { kind: "template", template: '{"id": {{id}}, "status": "shipped"}' },
-  enabled: true,
-};
-const askHuman: ToolDefinition = {
-  name: "ask_human",
-  description: "Asks the person at the keyboard.",
-  parameters: { type: "object", properties: { question: { type: "string" } } },
-  source: { kind: "ask" },
-  enabled: true,
-};
 const fixed: ToolDefinition = {
   name: "weather",
   description: "The weather.",

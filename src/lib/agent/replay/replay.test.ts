@@ -3,24 +3,9 @@ import type { Message } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { createNotification } from "../../messages/factories.ts";
 import { ChatSession } from "../chat-session.svelte.ts";
-import { mirrorSettings, mirrorWorld } from "../mirror-world.test-support.ts";
-import { defaultToolDefinitions, type ToolDefinition } from "../tools/tool-definitions.ts";
+import { askHuman, lookup, mirrorSettings, mirrorWorld } from "../mirror-world.test-support.ts";
+import { defaultToolDefinitions } from "../tools/tool-definitions.ts";
 import { callsOn, comparableView, compareReplay, replaysOf, type CallSide } from "./replay-compare.ts";
-
-const lookup: ToolDefinition = {
-  name: "lookup_order",
-  description: "Looks up an order by its id.",
-  parameters: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] },
-  source: { kind: "template", template: '{"id": {{id}}, "status": "shipped"}' },
-  enabled: true,
-};
-const askHuman: ToolDefinition = {
-  name: "ask_human",
-  description: "Asks the person at the keyboard.",
-  parameters: { type: "object", properties: { question: { type: "string" } } },
-  source: { kind: "ask" },
-  enabled: true,
-};
 
 async function until(condition: () => boolean): Promise<void> {
   for (let attempt = 0; attempt < 1000 && !condition(); attempt++)
