@@ -2,6 +2,7 @@
  * Benchmarks that run inside Chromium on the playground's own modules, exposed as `window.piBench` for
  * the runner. Each returns raw samples (milliseconds); the runner computes medians, spreads and ratios.
  */
+import { loadMessageKinds } from "../src/lib/messages/kinds/loaded.ts";
 import { syntheticFacts } from "./synthetic-session.ts";
 
 import { anatomyComposition, modelView, timelineRender } from "./projection-bench.ts";
@@ -15,34 +16,37 @@ import {
   treeOpen,
 } from "./storage-bench.ts";
 
+// The page loads the message kinds while storage opens; every benchmark waits for them before it runs (the
+// bundle is a classic script: no top-level await).
+const kindsLoaded = loadMessageKinds();
+
+function afterKinds<Args extends unknown[], Result>(
+  run: (...args: Args) => Result | Promise<Result>,
+): (...args: Args) => Promise<Result> {
+  return async (...args) => {
+    await kindsLoaded;
+    return await run(...args);
+  };
+}
+
+const bench = {
+  modelView: afterKinds(modelView),
+  idbAppend: afterKinds(idbAppend),
+  sessionOpen: afterKinds(sessionOpen),
+  callAppend: afterKinds(callAppend),
+  plantCalls: afterKinds(plantCalls),
+  syntheticFacts: afterKinds(syntheticFacts),
+  plantSession: afterKinds(plantSession),
+  idbAppendTree: afterKinds(idbAppendTree),
+  treeOpen: afterKinds(treeOpen),
+  anatomyComposition: afterKinds(anatomyComposition),
+  timelineRender: afterKinds(timelineRender),
+};
+
 declare global {
   interface Window {
-    piBench: {
-      modelView: typeof modelView;
-      idbAppend: typeof idbAppend;
-      sessionOpen: typeof sessionOpen;
-      callAppend: typeof callAppend;
-      plantCalls: typeof plantCalls;
-      syntheticFacts: typeof syntheticFacts;
-      plantSession: typeof plantSession;
-      idbAppendTree: typeof idbAppendTree;
-      treeOpen: typeof treeOpen;
-      anatomyComposition: typeof anatomyComposition;
-      timelineRender: typeof timelineRender;
-    };
+    piBench: typeof bench;
   }
 }
 
-window.piBench = {
-  modelView,
-  idbAppend,
-  sessionOpen,
-  callAppend,
-  plantCalls,
-  syntheticFacts,
-  plantSession,
-  idbAppendTree,
-  treeOpen,
-  anatomyComposition,
-  timelineRender,
-};
+window.piBench = bench;

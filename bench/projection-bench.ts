@@ -1,5 +1,4 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { loadMessageKinds } from "../src/lib/messages/kinds/loaded.ts";
 import type { Message } from "@earendil-works/pi-ai";
 import { flushSync, mount, unmount } from "svelte";
 import { compose, type MessageSource } from "../src/lib/anatomy/composition.ts";
@@ -12,9 +11,6 @@ import { chainEntries, type SessionEntry } from "../src/lib/messages/entries.ts"
 import { projectSession, SessionProjector } from "../src/lib/model-view/session-projection.ts";
 import { syntheticFacts } from "./synthetic-session.ts";
 import { collectGarbage, SETTINGS, time } from "./bench-support.ts";
-
-// The page loads the message kinds while storage opens; a benchmark loads them before it converts.
-await loadMessageKinds();
 
 /** What the page computes from a session: the model view, the anatomy's composition, its timeline. */
 

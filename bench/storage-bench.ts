@@ -1,5 +1,4 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { loadMessageKinds } from "../src/lib/messages/kinds/loaded.ts";
 import type { Message } from "@earendil-works/pi-ai";
 import { convertToLlm } from "../src/lib/messages/convert.ts";
 import { projectModelView } from "../src/lib/model-view/project.ts";
@@ -11,9 +10,6 @@ import type { NewCall } from "../src/lib/storage/records.ts";
 import { zeroUsage } from "../src/shared/usage.ts";
 import { syntheticFacts, syntheticTree } from "./synthetic-session.ts";
 import { meta, SETTINGS } from "./bench-support.ts";
-
-// The page loads the message kinds while storage opens; a benchmark loads them before it converts.
-await loadMessageKinds();
 
 /** Storage in the browser: appending, opening, planting sessions and calls for the app benchmarks. */
 
