@@ -84,10 +84,12 @@ export class MarkdownRenderer {
    * asked (for highlighting); undefined when only the worker can render it.
    */
   now(source: string): { outcome: MarkdownOutcome; final: boolean } | undefined {
+    const { limits } = this.#options;
+    // Before the cache: looking a source up hashes it whole, and a long reply streaming is looked up at
+    // every frame (a megabyte spent most of its main-thread time there).
+    if (source.length > limits.maxChars) return { outcome: plain("too-large"), final: true };
     const known = this.#outcomes.get(source);
     if (known) return { outcome: known, final: true };
-    const { limits } = this.#options;
-    if (source.length > limits.maxChars) return { outcome: plain("too-large"), final: true };
     if (this.#overruns.some((overrun) => source.startsWith(overrun)))
       return { outcome: plain("too-slow"), final: true };
     if (source.length > limits.syncMaxChars) return undefined;

@@ -1,0 +1,34 @@
+/** A piece aims at this many characters; it ends at the first line break past it, or at twice it. */
+export const PIECE_CHARS = 4_000;
+
+/**
+ * Splits a long text into pieces shown as consecutive blocks, so that a text growing at its end (a reply
+ * streaming) changes only its last piece: one text node holding a megabyte is laid out whole again at
+ * every update, which froze the page for hundreds of milliseconds per frame.
+ *
+ * Boundaries are decided from the left and only once the text runs `2 × target` past the piece's start, so
+ * a piece never changes as the text grows. A piece ends at a line break when one falls in its second half
+ * (the break itself becomes the boundary between blocks, so nothing shows differently); a line longer than
+ * that is cut at `target` characters, which only moves where that long line wraps.
+ */
+export function textPieces(text: string, target = PIECE_CHARS): string[] {
+  const max = 2 * target;
+  if (text.length <= max) return [text];
+  const pieces: string[] = [];
+  let start = 0;
+  while (text.length - start > max) {
+    // Only the piece's second half is searched: a search to the end of a text without line breaks, for each
+    // piece, made a megabyte's pieces cost more than showing them.
+    const inWindow = text.slice(start + target, start + max).indexOf("\n");
+    if (inWindow !== -1) {
+      const lineEnd = start + target + inWindow;
+      pieces.push(text.slice(start, lineEnd));
+      start = lineEnd + 1;
+    } else {
+      pieces.push(text.slice(start, start + target));
+      start += target;
+    }
+  }
+  pieces.push(text.slice(start));
+  return pieces;
+}
