@@ -51,6 +51,7 @@ const stickyKind: MessageKind<StickyNote> = {
   anatomy: { label: "sticky notes", lhar: "system_injections" },
   fields: { timestamp, note: text({ nonEmpty: true }) },
   editable: null,
+  piEntry: null,
   // Any view takes a fact and its context; the generic one shows the fact as JSON.
   view: { load: () => import("./lib/messages/kinds/views/UnknownFactView.svelte") },
   form: {

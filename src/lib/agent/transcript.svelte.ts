@@ -15,6 +15,7 @@ import {
   type SessionProjection,
 } from "../model-view/session-projection.ts";
 import type { EntryRecord } from "../storage/records.ts";
+import { loadedKindOf } from "../messages/kinds/loaded.ts";
 
 /** Where the transcript's changes go to be stored (the session's writer). */
 export interface EntrySink {
@@ -236,54 +237,9 @@ export class Transcript {
   }
 }
 
-/** A message entry as pi's session manager would have written that fact. */
+/** A message entry as pi's session manager would have written that fact (its kind's `piEntry`). */
 function asPiEntry(entry: MessageEntry, system: SystemMessage | undefined): SessionEntry {
   const { id, parentId, timestamp, message } = entry;
-  switch (message.role) {
-    case "custom":
-      return {
-        type: "custom_message",
-        id,
-        parentId,
-        timestamp,
-        customType: message.customType,
-        content: message.content,
-        display: message.display,
-        ...(message.details !== undefined ? { details: message.details } : {}),
-      };
-    case "branchSummary":
-      return {
-        type: "branch_summary",
-        id,
-        parentId,
-        timestamp,
-        fromId: message.fromId ?? "",
-        summary: message.summary,
-      };
-    case "compactionSummary":
-      // As pi's appendCompaction with no entry to keep: the summary stands for everything before it.
-      return {
-        type: "compaction",
-        id,
-        parentId,
-        timestamp,
-        summary: message.summary,
-        firstKeptEntryId: id,
-        tokensBefore: message.tokensBefore,
-        ...(system ? { systemMessage: { ...system, timestamp: message.timestamp } } : {}),
-      };
-    // The others are written as the message entries they are.
-    case "system":
-    case "user":
-    case "assistant":
-    case "toolResult":
-    case "bashExecution":
-    case "notification":
-    case "approval_request":
-    case "progress":
-      return entry;
-    default:
-      // A role nobody here defined (from a file or a live pi) is kept as the entry it came in.
-      return entry;
-  }
+  // A kind without one (a role nobody here defined, too) is written as the message entry it is.
+  return loadedKindOf(message).piEntry?.(message, { id, parentId, timestamp, system }) ?? entry;
 }

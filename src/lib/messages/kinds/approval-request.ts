@@ -49,6 +49,7 @@ export const approvalRequestKind = {
     reason: text({ optional: true }),
   },
   editable: null,
+  piEntry: null,
   view: { load: () => import("./views/ApprovalCard.svelte") },
   form: {
     fields: [

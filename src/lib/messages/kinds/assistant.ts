@@ -60,6 +60,7 @@ export const assistantKind = {
     errorMessage: text({ optional: true }),
   },
   editable: (message) => message.content as FactContent,
+  piEntry: null,
   view: { conversation: "assistant" },
   form: {
     fields: [{ name: "text", label: "Text", input: "textarea" }],

@@ -64,6 +64,7 @@ export const bashExecutionKind = {
     excludeFromContext: boolean({ optional: true }),
   },
   editable: null,
+  piEntry: null,
   view: { load: () => import("./views/BashExecutionView.svelte") },
   form: {
     fields: [

@@ -38,6 +38,14 @@ export const branchSummaryKind = {
     fromId: { ...sentence("fromId", "fromId must be text or null."), schema: nullable(str()) },
   },
   editable: null,
+  piEntry: (message, { id, parentId, timestamp }) => ({
+    type: "branch_summary",
+    id,
+    parentId,
+    timestamp,
+    fromId: message.fromId ?? "",
+    summary: message.summary,
+  }),
   view: { load: () => import("./views/SummaryCard.svelte") },
   form: {
     fields: [

@@ -46,6 +46,17 @@ export const compactionSummaryKind = {
     },
   },
   editable: null,
+  // As pi's appendCompaction with no entry to keep: the summary stands for everything before it.
+  piEntry: (message, { id, parentId, timestamp, system }) => ({
+    type: "compaction",
+    id,
+    parentId,
+    timestamp,
+    summary: message.summary,
+    firstKeptEntryId: id,
+    tokensBefore: message.tokensBefore,
+    ...(system ? { systemMessage: { ...system, timestamp: message.timestamp } } : {}),
+  }),
   view: { load: () => import("./views/SummaryCard.svelte") },
   form: {
     fields: [

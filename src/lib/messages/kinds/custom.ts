@@ -38,6 +38,17 @@ export const customKind = {
     display: boolean(),
   },
   editable: (message) => message.content,
+  // pi's `sendCustomMessage` writes a custom_message entry.
+  piEntry: (message, { id, parentId, timestamp }) => ({
+    type: "custom_message",
+    id,
+    parentId,
+    timestamp,
+    customType: message.customType,
+    content: message.content,
+    display: message.display,
+    ...(message.details !== undefined ? { details: message.details } : {}),
+  }),
   view: { load: () => import("./views/CustomMessageView.svelte") },
   form: {
     fields: [

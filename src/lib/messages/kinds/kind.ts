@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { ImageContent, Message, TextContent } from "@earendil-works/pi-ai";
+import type { ImageContent, Message, SystemMessage, TextContent } from "@earendil-works/pi-ai";
+import type { EntryBase, SessionEntry } from "../entries.ts";
 import type { Component } from "svelte";
 import type { PolicyRole } from "../types.ts";
 import type { Field } from "./fields.ts";
@@ -47,10 +48,22 @@ export interface MessageKind<M extends Fact = Fact> {
    * `null` for a kind whose content the model does not read as it is.
    */
   readonly editable: ((message: M) => FactContent) | null;
+  /**
+   * How pi's session manager writes it to a session file when it is not a plain message entry (a custom
+   * message is a `custom_message` entry, a summary a `branch_summary` or `compaction`); `null` for a kind
+   * written as the message entry it is.
+   */
+  readonly piEntry: ((message: M, place: EntryPlace) => SessionEntry) | null;
   /** How the chat shows it: a view of its own, loaded on first use, or one of the conversation's own. */
   readonly view: MessageView<M>;
   /** Its form in the injection dialog, which makes a new fact of the kind; `null` when none is offered. */
   readonly form: FormPart<M> | null;
+}
+
+/** Where a fact's entry goes in the session: its own id, time and parent, and the prompt in force there. */
+export interface EntryPlace extends EntryBase {
+  /** The system message the model reads at this point (a compaction records it, as pi's does). */
+  system: SystemMessage | undefined;
 }
 
 /** A fact's content as the model reads it: text, or text and image parts (what a context edit replaces). */

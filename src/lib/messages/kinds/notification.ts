@@ -37,6 +37,7 @@ export const notificationKind = {
     level: choice(NOTIFICATION_LEVELS, { optional: true }),
   },
   editable: null,
+  piEntry: null,
   view: { load: () => import("./views/NotificationView.svelte") },
   form: {
     fields: [

@@ -36,6 +36,7 @@ export const progressKind = {
     fraction: number({ optional: true, min: 0, max: 1 }),
   },
   editable: null,
+  piEntry: null,
   view: { load: () => import("./views/ProgressView.svelte") },
   form: {
     fields: [

@@ -42,6 +42,7 @@ export const systemKind = {
     },
   },
   editable: null,
+  piEntry: null,
   view: { conversation: "system" },
   form: null,
 } as const satisfies MessageKind<SystemMessage>;

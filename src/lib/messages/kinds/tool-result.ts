@@ -28,6 +28,7 @@ export const toolResultKind = {
     isError: boolean(),
   },
   editable: (message) => message.content,
+  piEntry: null,
   view: { conversation: "toolResult" },
   form: null,
 } as const satisfies MessageKind<ToolResultMessage>;

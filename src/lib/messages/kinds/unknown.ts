@@ -33,6 +33,7 @@ export const unknownKind: MessageKind<Fact> = {
   // Never checked field by field: a role nobody registered is kept as a file or pi brings it, or refused.
   fields: { timestamp },
   editable: null,
+  piEntry: null,
   view: { load: () => import("./views/UnknownFactView.svelte") },
   // Made only as JSON (the injection dialog's JSON tab), since nobody knows its fields.
   form: null,

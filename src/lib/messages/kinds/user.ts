@@ -20,6 +20,7 @@ export const userKind = {
   anatomy: null,
   fields: { timestamp, content: parts(["text", "image"], { orString: true, missing: () => [] }) },
   editable: (message) => message.content,
+  piEntry: null,
   view: { conversation: "user" },
   form: {
     fields: [{ name: "text", label: "Text", input: "textarea" }],
