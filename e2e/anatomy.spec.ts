@@ -131,6 +131,8 @@ test("a session without calls says so, and a fresh one shows the next call's est
   await page.keyboard.press("ArrowRight");
   await expect(page.getByRole("tab", { name: "Calls" })).toBeFocused();
   await page.keyboard.press("End");
+  await expect(page.getByRole("tab", { name: "Variants" })).toBeFocused();
+  await page.keyboard.press("ArrowLeft");
   await expect(page.getByRole("tab", { name: "Replay" })).toBeFocused();
   await page.keyboard.press("ArrowLeft");
   await expect(page.getByRole("tab", { name: "Anatomy" })).toBeFocused();

@@ -19,5 +19,17 @@ export const LAYERS = [
   ["agent"],
   ["sessions", "connection", "live"],
   ["view-state"],
-  ["chat", "inspector", "injection", "examples", "header", "sidebar", "calls", "tree", "anatomy", "replays"],
+  [
+    "chat",
+    "inspector",
+    "injection",
+    "examples",
+    "header",
+    "sidebar",
+    "calls",
+    "tree",
+    "anatomy",
+    "replays",
+    "variants",
+  ],
 ];

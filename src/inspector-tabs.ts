@@ -23,4 +23,5 @@ export const INSPECTOR_TABS = tabs({
   tree: { label: "Tree", load: () => import("./lib/tree/TreeView.svelte") },
   anatomy: { label: "Anatomy", load: () => import("./lib/anatomy/AnatomyView.svelte") },
   replay: { label: "Replay", load: () => import("./lib/replays/ReplayView.svelte") },
+  variants: { label: "Variants", load: () => import("./lib/variants/VariantsView.svelte") },
 });

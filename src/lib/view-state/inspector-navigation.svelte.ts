@@ -1,9 +1,9 @@
 import { createContext } from "svelte";
 import type { CallLog } from "../agent/recording/call-log.svelte.ts";
 
-/** What the inspector shows: the facts beside the model view, the recorded calls, the session's tree, or
- * the anatomy of its context. */
-export type InspectorView = "facts" | "calls" | "tree" | "anatomy" | "replay";
+/** What the inspector shows: the facts beside the model view, the recorded calls, the session's tree, the
+ * anatomy of its context, its replays, or variants side by side. */
+export type InspectorView = "facts" | "calls" | "tree" | "anatomy" | "replay" | "variants";
 
 type Chosen = { seq: number } | { replyEntryId: string; nonce: number; draft?: boolean } | { preview: true };
 

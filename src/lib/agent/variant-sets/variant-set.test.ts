@@ -312,6 +312,8 @@ describe("a variant link read from a file", () => {
 describe("a turn compared across columns", () => {
   const figures = (over: Partial<ReturnType<typeof turnFigures>>) => ({
     input: 10,
+    cacheRead: 0,
+    cacheWrite: 0,
     output: 20,
     cost: 0,
     firstTokenMs: 100,

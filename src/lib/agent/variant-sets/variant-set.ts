@@ -198,6 +198,9 @@ export function variantSetsOf(calls: readonly CallRecord[]): VariantSetView[] {
 /** What one column's turn measured: what the comparison shows per turn. */
 export interface TurnFigures {
   input: number;
+  /** Input read from and written to the provider's cache, apart from the input, as providers bill them. */
+  cacheRead: number;
+  cacheWrite: number;
   output: number;
   /** Dollars, from the provider's usage (0 for the offline models). */
   cost: number;
@@ -214,6 +217,8 @@ export function turnFigures(call: CallRecord, body?: Pick<CallBodyRecord, "paylo
   const payload = body?.payload;
   return {
     input: tokens.input,
+    cacheRead: tokens.cacheRead,
+    cacheWrite: tokens.cacheWrite,
     output: tokens.output,
     cost: tokens.cost,
     firstTokenMs: call.timing.firstTokenMs,
@@ -224,9 +229,12 @@ export function turnFigures(call: CallRecord, body?: Pick<CallBodyRecord, "paylo
   };
 }
 
-export type FigureName = "input" | "output" | "cost" | "firstTokenMs" | "durationMs" | "payloadBytes";
+export type FigureName =
+  "input" | "cacheRead" | "cacheWrite" | "output" | "cost" | "firstTokenMs" | "durationMs" | "payloadBytes";
 export const FIGURE_NAMES: readonly FigureName[] = [
   "input",
+  "cacheRead",
+  "cacheWrite",
   "output",
   "cost",
   "firstTokenMs",
