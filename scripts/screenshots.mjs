@@ -211,6 +211,50 @@ async function anatomyScene(page, { phone }) {
   return anatomy;
 }
 
+/**
+ * Three variants over one conversation: the second shows notifications to its model as user text, the
+ * third has another system prompt; one prompt sent to all three, compared turn by turn.
+ */
+async function variantsScene(page, { phone }) {
+  await page.goto(base);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await composer.waitFor();
+  await composer.fill("The deploy is running; tell me when it is done.");
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByRole("article", { name: "Assistant reply", exact: true }).waitFor({ timeout: 20_000 });
+  await page.getByRole("button", { name: "Inject", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Inject message" });
+  await dialog.getByLabel("Text", { exact: true }).fill("Deploy finished: version 2.4.0 is live");
+  await dialog.getByRole("button", { name: "Inject: append now" }).click();
+  await dialog.waitFor({ state: "hidden" });
+  // On a phone the inspector is a tab of its own.
+  await page.getByRole(phone ? "tab" : "button", { name: "Inspector", exact: true }).click();
+  await page.getByRole("tab", { name: "Variants" }).click();
+  const view = page.getByRole("region", { name: "Variants" });
+  await view.getByRole("form", { name: "Prompt every variant" }).waitFor();
+  if (!phone) await page.getByRole("button", { name: /^Maximise/ }).click();
+  await view
+    .getByRole("group", { name: "Variant B" })
+    .getByRole("combobox", { name: "Notifications" })
+    .selectOption("userText");
+  await view
+    .getByRole("group", { name: "Variant C" })
+    .getByRole("textbox", { name: "System prompt" })
+    .fill("You are a release assistant. Answer in one short paragraph.");
+  await view.getByRole("textbox", { name: "Prompt for every variant" }).fill("Is the deploy done?");
+  await view.getByRole("button", { name: "Send to every variant" }).click();
+  await view.getByText(/^Variant C · done$/).waitFor({ timeout: 30_000 });
+  await view.getByText(/^Variant A · done$/).waitFor({ timeout: 30_000 });
+  await view.getByText(/^Variant B · done$/).waitFor({ timeout: 30_000 });
+  await view.getByRole("table", { name: "Turn 1 figures" }).getByText("Payload").waitFor();
+  // On a phone the variants stack: the picture shows the turn compared.
+  if (phone) await view.getByRole("region", { name: "Turn 1" }).evaluate((turn) => turn.scrollIntoView());
+  await page.mouse.move(2, page.viewportSize().height / 2);
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+}
+
 const browser = await chromium.launch({ executablePath: await findChromium(), args: CHROMIUM_ARGS });
 try {
   await serverReady();
@@ -234,6 +278,25 @@ try {
       viewport: { width: 1440, height: 900 },
       colorScheme: "light",
       scene: callsScene,
+    },
+    {
+      file: "docs/variants.png",
+      viewport: { width: 1440, height: 900 },
+      colorScheme: "light",
+      scene: variantsScene,
+    },
+    {
+      file: "docs/variants-dark.png",
+      viewport: { width: 1440, height: 900 },
+      colorScheme: "dark",
+      scene: variantsScene,
+    },
+    {
+      file: "docs/variants-phone.png",
+      viewport: { width: 390, height: 844 },
+      colorScheme: "light",
+      phone: true,
+      scene: variantsScene,
     },
   ];
   // `npm run screenshots -- calls` retakes only the pictures whose file name contains "calls".
