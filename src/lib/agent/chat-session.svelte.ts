@@ -23,6 +23,8 @@ import type { MessageQueues, RunQueue } from "./message-queues.svelte.ts";
 import type { SessionInit } from "./new-session.ts";
 import type { SessionDeps } from "./session-deps.ts";
 import { Replica } from "./replica.svelte.ts";
+import { SessionEvents } from "./session-events.ts";
+import { SessionMetaState } from "./session-meta.svelte.ts";
 import { seenFactCount } from "./seen-facts.ts";
 import { CallLog } from "./recording/call-log.svelte.ts";
 import type { CallRecorder, CallRecorderHost } from "./recording/call-recorder.ts";
@@ -47,6 +49,13 @@ import type { ColumnSetup, ColumnTurn, VariantLink } from "./variant-sets/varian
  * facts, their only writer), the writer (storage), the settings, the replica (other tabs, and the
  * metadata), the call recorder, the session's pi `Agent`, the run controller (runs, and the delivery of
  * messages) and the branches (the session tree) — and derives the model view from the facts.
+ *
+ * The parts are made in the order they need each other and talk back through the session's typed events
+ * (`SessionEvents`: written, settings stored, call recorded, metadata adopted, storage status), so none
+ * holds a closure over a part made after it. One rule for what the page reaches: a part the page uses
+ * whole and on its own (the calls, the branches, the queues, the call gate, the tool answers) is exposed
+ * read-only; every other part is private, and what the page asks of it is a method here that delegates to
+ * the one part that owns it.
  */
 export class ChatSession {
   readonly id: string;
@@ -61,6 +70,7 @@ export class ChatSession {
   readonly #recorder: CallRecorder;
   readonly #callHost: CallRecorderHost;
   readonly #preferences: CallPreferences;
+  readonly #events: SessionEvents;
   /** The model calls of this session, read when someone looks. */
   readonly calls: CallLog;
   /** The session as a tree: where it is, what its branches are called, and the moves on it. */
@@ -96,62 +106,66 @@ export class ChatSession {
     deps: SessionDeps,
     meta: SessionMeta,
     stored: { records: readonly EntryRecord[]; meta: SessionMeta | undefined },
-    { CallRecorder, RunController, SessionAgent, SessionBranches }: SessionRuntime,
+    { CallRecorder, RunController, SessionAgent, SessionBranches, StreamingReply }: SessionRuntime,
   ) {
     this.#deps = deps;
     this.id = meta.id;
+    // The parts are made in the order they need each other; what a part learns that an earlier one acts
+    // on goes through the session's events, subscribed once every part exists (at the end).
+    const events = new SessionEvents();
+    this.#events = events;
     const lock = deps.locks.lockFor(meta.id);
-    const transcript = new Transcript(
-      stored.records,
-      meta.leafId,
-      () => this.#settings.current.context.applyCompaction,
-    );
-    this.#transcript = transcript;
-    this.#settings = new SessionSettingsState(
+    const knownMeta = new SessionMetaState(meta);
+    const settings = new SessionSettingsState(
       {
         store: deps.store,
         sessionId: meta.id,
         notices: deps.notices,
-        onStored: (next) => this.#replica.announce(next, "meta"),
+        onStored: (next) => events.emit("settingsStored", { meta: next }),
       },
       meta.settings,
     );
-    this.#writer = new SessionWriter(deps.store, meta.id, stored, {
-      onStatus: (status) => this.#storageStatus(status),
-      onWritten: (result) => {
-        this.#replica.announce(result.meta, "written");
-        this.#replica.clearInflightIfDone(this.#runs.streamingActive);
-      },
+    this.#settings = settings;
+    const transcript = new Transcript(
+      stored.records,
+      meta.leafId,
+      () => settings.current.context.applyCompaction,
+    );
+    this.#transcript = transcript;
+    const writer = new SessionWriter(deps.store, meta.id, stored, {
+      onStatus: (status) => events.emit("storageStatus", { status }),
+      onWritten: (result) => events.emit("written", { meta: result.meta }),
       exclusive: async (write) => (await lock.run(write)).acquired,
-      meta: () => ({ ...this.#replica.meta, settings: this.#settings.current }),
+      meta: () => ({ ...knownMeta.current, settings: settings.current }),
       leaf: () => transcript.leafId,
     });
-    transcript.bindSink(this.#writer);
+    this.#writer = writer;
+    transcript.bindSink(writer);
+    const reply = new StreamingReply({
+      save: (message) => deps.store.saveInflight(meta.id, message, deps.tabId),
+    });
     this.#replica = new Replica({
       store: deps.store,
       sessionId: meta.id,
-      meta,
+      meta: knownMeta,
       locks: deps.locks,
       channel: deps.channel,
       tabId: deps.tabId,
       notices: deps.notices,
       transcript,
-      writer: this.#writer,
+      writer,
+      reply,
+      events,
       onStored: deps.onStored,
-      metaAdopted: (next, previous) => this.#metaAdopted(next, previous),
-      deferToRun: () => this.#runs.deferRemote(),
     });
     this.calls = new CallLog(deps.store, meta.id);
     // Where calls are kept: the session's own, and variants re-run from them.
     this.#callHost = {
       store: deps.store,
       sessionId: meta.id,
-      keptBytes: () => this.#replica.meta.callBytes ?? 0,
+      keptBytes: () => knownMeta.current.callBytes ?? 0,
       fetchPayload: (callId) => deps.router.payload?.(callId),
-      recorded: (call, next) => {
-        this.calls.added(call);
-        this.#replica.announce(next, "meta");
-      },
+      recorded: (call, next) => events.emit("callRecorded", { call, meta: next }),
       notices: deps.notices,
     };
     this.#recorder = new CallRecorder(this.#callHost);
@@ -161,8 +175,9 @@ export class ChatSession {
       catalog: deps.catalog,
       router: deps.router,
       transcript,
-      settings: this.#settings,
+      settings,
       recorder: this.#recorder,
+      // The model view is derived from the transcript and the settings, both made above.
       modelView: () => this.modelView,
       preferences: this.#preferences,
     });
@@ -173,16 +188,22 @@ export class ChatSession {
       tabId: deps.tabId,
       notices: deps.notices,
       transcript,
-      settings: this.#settings,
-      writer: this.#writer,
+      settings,
+      writer,
       replica: this.#replica,
       recorder: this.#recorder,
       lock,
       agent: this.#agent,
+      reply,
       readOnly: () => this.live,
     });
     this.#delivery = this.#runs.delivery;
     this.branches = new SessionBranches({ transcript, runs: this.#runs });
+
+    // Who acts on what (the replica subscribed to what it keeps in step when it was made).
+    events.on("callRecorded", ({ call }) => this.calls.added(call));
+    events.on("metaAdopted", ({ meta: next, previous }) => this.#metaAdopted(next, previous));
+    events.on("storageStatus", ({ status }) => this.#storageStatus(status));
   }
 
   /** Create and store a new session. Its first fact is the system message carrying prompt and tools. */
@@ -504,7 +525,10 @@ export class ChatSession {
     } finally {
       // What could not be stored stays in memory and keeps being retried while the page lives,
       // unless the session was deleted.
-      if (discard || !this.#writer.pending) this.#writer.close();
+      if (discard || !this.#writer.pending) {
+        this.#writer.close();
+        this.#events.clear();
+      }
       this.#deps.notices.clear({ keyPrefix: `run:${this.id}` });
     }
   }

@@ -279,6 +279,29 @@ describe("pausing before each model call", () => {
     expect(proxy.requests).toHaveLength(sent);
   }
 
+  it("leaves another tab's write announced during its run for the run's end, then reads it under the lock", async () => {
+    const preferences = new CallPreferences(() => new MemoryKeyValueStore());
+    preferences.setPauseBeforeCalls(true);
+    const { store, tab } = world();
+    const session = await ChatSession.create({ ...tab("a"), preferences });
+    await session.saveNow();
+    const since = vi.spyOn(store, "changesSince");
+    const run = session.send("hello");
+    await heldAfter(session, 0);
+    since.mockClear();
+    // An announcement of a newer revision arrives while the run owns the transcript: nothing is read yet.
+    await session.applyRemoteWrite({ ...session.meta, revision: session.meta.revision + 100 });
+    expect(since).not.toHaveBeenCalled();
+    session.callGate.continue();
+    await run;
+    // The run's end reads what was announced (its own catch-up at the start was before the clear).
+    expect(since).toHaveBeenCalledTimes(1);
+    // Once idle, an announcement is read at once.
+    since.mockClear();
+    await session.applyRemoteWrite({ ...session.meta, revision: session.meta.revision + 100 });
+    expect(since).toHaveBeenCalledTimes(1);
+  });
+
   it("holds every call until Continue; nothing is sent while it waits", async () => {
     const { session } = await pausedSession();
     const run = session.send("hello");

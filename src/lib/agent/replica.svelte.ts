@@ -4,25 +4,30 @@ import type { SessionMeta } from "../storage/records.ts";
 import type { SessionStore } from "../storage/session-store.ts";
 import type { SessionWriter } from "../storage/session-writer.ts";
 import type { SessionLocks, TabChannel } from "../storage/tab-sync.ts";
+import type { SessionEvents } from "./session-events.ts";
+import type { SessionMetaState } from "./session-meta.svelte.ts";
 import type { Transcript } from "./transcript.svelte.ts";
 
 export interface ReplicaHost {
   store: SessionStore;
   sessionId: string;
-  /** The session's metadata as it was opened. */
-  meta: SessionMeta;
+  /** The session's metadata as this tab knows it; the replica is its one writer. */
+  meta: SessionMetaState;
   locks: SessionLocks;
   channel: TabChannel;
   tabId: string;
   notices: Notices;
   transcript: Transcript;
   writer: SessionWriter;
+  /** The reply this tab is streaming, if any: its in-flight copy is kept while it streams. */
+  reply: { readonly active: boolean };
+  /**
+   * Where the replica hears that this tab stored something (entries, settings, a call record) and says
+   * that it adopted another tab's metadata.
+   */
+  events: SessionEvents;
   /** A write of this tab was stored: the sessions list takes the new metadata from it. */
   onStored?: (meta: SessionMeta) => void;
-  /** Another tab changed the session's metadata (settings, title, recorded calls): the session follows. */
-  metaAdopted: (meta: SessionMeta, previous: SessionMeta) => void;
-  /** A run in progress owns the transcript: true when it takes what others wrote once it ends. */
-  deferToRun: () => boolean;
 }
 
 const INTERRUPTED =
@@ -37,22 +42,30 @@ const INTERRUPTED =
  */
 export class Replica {
   readonly #host: ReplicaHost;
-  #meta = $state.raw<SessionMeta>() as SessionMeta;
   #runningElsewhere = $state(false);
   #chain: Promise<void> = Promise.resolve();
   #closed = false;
   readonly #watch = new AbortController();
   /** A reply of ours is final (or was restored): its in-flight copy goes once everything is stored. */
   #inflightToClear = false;
+  /** A run of this tab owns the transcript: what other tabs write meanwhile is read when it ends. */
+  #runActive = false;
+  #missedWhileRunning = false;
 
   constructor(host: ReplicaHost) {
     this.#host = host;
-    this.#meta = host.meta;
+    const { events } = host;
+    events.on("written", ({ meta }) => {
+      this.announce(meta, "written");
+      this.clearInflightIfDone();
+    });
+    events.on("settingsStored", ({ meta }) => this.announce(meta, "meta"));
+    events.on("callRecorded", ({ meta }) => this.announce(meta, "meta"));
   }
 
   /** The session's metadata: title, settings, revision and counts, as last stored or announced. */
   get meta(): SessionMeta {
-    return this.#meta;
+    return this.#host.meta.current;
   }
 
   /**
@@ -60,7 +73,7 @@ export class Replica {
    * metadata is the session's now, and the other tabs and the sessions list hear of it.
    */
   announce(meta: SessionMeta, kind: "written" | "meta"): void {
-    this.#meta = meta;
+    this.#host.meta.replace(meta);
     const { channel, sessionId } = this.#host;
     if (kind === "written") channel.post({ type: "written", sessionId, meta });
     else channel.post({ type: "meta", sessionId, meta });
@@ -70,9 +83,9 @@ export class Replica {
   /** Another tab changed this session's settings or title (or recorded calls): take its metadata. */
   adoptMeta(meta: SessionMeta): void {
     if (this.#closed) return;
-    const previous = this.#meta;
-    this.#meta = meta;
-    this.#host.metaAdopted(meta, previous);
+    const previous = this.meta;
+    this.#host.meta.replace(meta);
+    this.#host.events.emit("metaAdopted", { meta, previous });
   }
 
   /** Another tab wrote to this session (its new metadata is announced): read what it wrote. */
@@ -80,7 +93,23 @@ export class Replica {
     if (this.#closed) return Promise.resolve();
     if (meta && meta.revision <= this.#host.writer.revision) return Promise.resolve();
     // A running turn owns the transcript; what others wrote is read when it ends.
-    if (this.#host.deferToRun()) return Promise.resolve();
+    if (this.#runActive) {
+      this.#missedWhileRunning = true;
+      return Promise.resolve();
+    }
+    return this.catchUp();
+  }
+
+  /** A run of this tab starts: until it ends, what other tabs write waits (see `applyRemoteWrite`). */
+  runStarted(): void {
+    this.#runActive = true;
+  }
+
+  /** The run ended: read what other tabs wrote meanwhile (called under the session's lock when it holds it). */
+  runEnded(): Promise<void> {
+    this.#runActive = false;
+    if (!this.#missedWhileRunning) return Promise.resolve();
+    this.#missedWhileRunning = false;
     return this.catchUp();
   }
 
@@ -146,8 +175,8 @@ export class Replica {
   }
 
   /** Everything is stored: drop the in-flight copy that a final or restored reply made obsolete. */
-  clearInflightIfDone(streaming: boolean): void {
-    if (!this.#inflightToClear || this.#host.writer.pending || streaming) return;
+  clearInflightIfDone(): void {
+    if (!this.#inflightToClear || this.#host.writer.pending || this.#host.reply.active) return;
     this.#inflightToClear = false;
     void this.#host.store.clearInflight(this.#host.sessionId).catch(() => undefined);
   }

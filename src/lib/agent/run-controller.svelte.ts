@@ -11,7 +11,7 @@ import type { CallRecorder } from "./recording/call-recorder.ts";
 import type { Replica } from "./replica.svelte.ts";
 import type { SessionAgent } from "./session-agent.svelte.ts";
 import type { SessionSettingsState } from "./session-settings.svelte.ts";
-import { StreamingReply } from "./streaming-reply.svelte.ts";
+import type { StreamingReply } from "./streaming-reply.svelte.ts";
 import { toolStreakNotice } from "./tool-call-streak.ts";
 import type { Transcript } from "./transcript.svelte.ts";
 import { REPLAY_ENTRY_TYPE } from "./replay/replay-plan.ts";
@@ -31,6 +31,8 @@ export interface RunHost {
   lock: TabLock;
   /** pi's Agent, wired to the session: what the runs run. */
   agent: SessionAgent;
+  /** The reply streaming now, shown per frame and kept in flight (made with the session, shared with the replica). */
+  reply: StreamingReply;
   /** Why this session takes no runs or changes from the page (a live pi writes its facts), if it does not. */
   readOnly?: () => string | undefined;
 }
@@ -58,16 +60,13 @@ export class RunController {
    * is carried out when the Agent's run starts.
    */
   #stopRequested = false;
-  #remoteWhileRunning = false;
   #runPromise: Promise<void> = Promise.resolve();
   #closed = false;
 
   constructor(host: RunHost) {
     this.#host = host;
     this.#agent = host.agent;
-    this.#reply = new StreamingReply({
-      save: (message) => host.store.saveInflight(host.sessionId, message, host.tabId),
-    });
+    this.#reply = host.reply;
     this.delivery = new MessageDelivery({
       running: () => this.#running,
       run: (start) => this.#run(start),
@@ -86,10 +85,6 @@ export class RunController {
   /** The assistant message streaming right now, updated per frame. */
   get streaming(): AssistantMessage | undefined {
     return this.#reply.current;
-  }
-
-  get streamingActive(): boolean {
-    return this.#reply.active;
   }
 
   // --- runs from elsewhere on the tree, and retries ------------------------------------------------
@@ -232,13 +227,6 @@ export class RunController {
     });
   }
 
-  /** Another tab wrote while this one runs: read it when the run ends. */
-  deferRemote(): boolean {
-    if (!this.#running) return false;
-    this.#remoteWhileRunning = true;
-    return true;
-  }
-
   /** Save the streaming reply right away (the page is being hidden or unloaded). */
   saveStreamingNow(): void {
     this.#reply.saveNow();
@@ -274,6 +262,7 @@ export class RunController {
       return false;
     }
     this.#running = true;
+    this.#host.replica.runStarted();
     this.#stopRequested = false;
     this.#host.notices.dismiss(this.#noticeKey);
     const run = this.#runLocked(start);
@@ -298,10 +287,7 @@ export class RunController {
           // Still under the lock: bash recorded during the run lands now, then what others wrote meanwhile.
           this.#running = false;
           this.delivery.runEnded();
-          if (this.#remoteWhileRunning) {
-            this.#remoteWhileRunning = false;
-            await replica.catchUp();
-          }
+          await replica.runEnded();
           await writer.flush();
           this.#holdWhileUnsaved();
           channel.post({ type: "running", sessionId, running: false });
@@ -314,6 +300,8 @@ export class RunController {
       return false;
     } finally {
       this.#running = false;
+      // A run that never held the lock reads what other tabs wrote meanwhile now (a no-op otherwise).
+      void this.#host.replica.runEnded();
       this.#reply.stop();
     }
   }
