@@ -15,16 +15,15 @@ import { UsageSummer } from "../models/usage.ts";
 import { ModelViewProjector, type ModelView } from "../model-view/project.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
 import type { CallRecord, EntryRecord, SessionMeta } from "../storage/records.ts";
-import { SessionWriter, type WriterStatus } from "../storage/session-writer.ts";
+import type { SessionWriter, WriterStatus } from "../storage/session-writer.ts";
 import type { ApprovalDecision } from "./approvals.ts";
 import type { CallGate } from "./call-gate.svelte.ts";
 import { CallPreferences } from "./call-preferences.svelte.ts";
 import type { MessageQueues, RunQueue } from "./message-queues.svelte.ts";
 import type { SessionInit } from "./new-session.ts";
 import type { SessionDeps } from "./session-deps.ts";
-import { Replica } from "./replica.svelte.ts";
-import { SessionEvents } from "./session-events.ts";
-import { SessionMetaState } from "./session-meta.svelte.ts";
+import type { Replica } from "./replica.svelte.ts";
+import type { SessionEvents } from "./session-events.ts";
 import { seenFactCount } from "./seen-facts.ts";
 import { CallLog } from "./recording/call-log.svelte.ts";
 import type { CallRecorder, CallRecorderHost } from "./recording/call-recorder.ts";
@@ -33,9 +32,9 @@ import type { RunController } from "./run-controller.svelte.ts";
 import type { LastRequest, NextCallPreview, SessionAgent } from "./session-agent.svelte.ts";
 import type { SessionBranches } from "./session-branches.svelte.ts";
 import type { SessionRuntime } from "./session-runtime.ts";
-import { SessionSettingsState } from "./session-settings.svelte.ts";
+import type { SessionSettingsState } from "./session-settings.svelte.ts";
 import type { QueueMode, QueueModes, SessionSettings } from "./session-settings.ts";
-import { Transcript } from "./transcript.svelte.ts";
+import type { Transcript } from "./transcript.svelte.ts";
 import type { ToolAnswers } from "./tool-answers.svelte.ts";
 import type { VariantRequest } from "./rerun/variant-draft.ts";
 import type { ModelRef } from "../models/model-ref.ts";
@@ -106,8 +105,21 @@ export class ChatSession {
     deps: SessionDeps,
     meta: SessionMeta,
     stored: { records: readonly EntryRecord[]; meta: SessionMeta | undefined },
-    { CallRecorder, RunController, SessionAgent, SessionBranches, StreamingReply }: SessionRuntime,
+    runtime: SessionRuntime,
   ) {
+    const {
+      CallRecorder,
+      Replica,
+      RunController,
+      SessionAgent,
+      SessionBranches,
+      SessionEvents,
+      SessionMetaState,
+      SessionSettingsState,
+      SessionWriter,
+      StreamingReply,
+      Transcript,
+    } = runtime;
     this.#deps = deps;
     this.id = meta.id;
     // The parts are made in the order they need each other; what a part learns that an earlier one acts
