@@ -40,7 +40,7 @@ export default defineConfig({
     },
     {
       // The production build, served by the same plugin as `npm start`.
-      command: `npx vite build && npx vite preview --port ${PORT} --strictPort`,
+      command: `npm run build && npx vite preview --port ${PORT} --strictPort`,
       url: `http://127.0.0.1:${PORT}/api/session`,
       reuseExistingServer: false,
       timeout: 120_000,

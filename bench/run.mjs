@@ -12,6 +12,7 @@ import { CHROMIUM_ARGS, findChromium } from "../scripts/chromium-path.mjs";
 import { appBenchmarks, markdownBenchmarks } from "./app-bench.mjs";
 import { floorJs, INITIAL_JS_BUDGET, initialAssets } from "../scripts/bundle-budget.mjs";
 import { callsBenchmarks } from "./calls-bench.mjs";
+import { htmlExportBenchmarks } from "./html-bench.mjs";
 import { lharBenchmarks } from "./lhar-bench.mjs";
 import { median, summarize } from "./stats.mjs";
 
@@ -27,6 +28,8 @@ const lharOnly = process.argv.includes("--lhar-only");
 const livePiOnly = process.argv.includes("--live-pi-only");
 // Only the proxy's memory under load (a standalone proxy process of its own): `-- --server-memory-only`.
 const serverMemoryOnly = process.argv.includes("--server-memory-only");
+// Only the HTML export's rows (its size against the JSON export, its first render from disk): `-- --html-only`.
+const htmlOnly = process.argv.includes("--html-only");
 // Only the replies' rows (Markdown and long plain text, streamed in the app): `-- --replies-only`.
 const repliesOnly = process.argv.includes("--replies-only");
 
@@ -73,6 +76,8 @@ async function buildAll() {
   await build({ root, logLevel: "error" });
   // The LHAR rows drive the app alone.
   if (lharOnly) return;
+  // The HTML export inlines the viewer, built beside the app.
+  if (!repliesOnly) await build({ root, configFile: join(root, "vite.viewer.config.ts"), logLevel: "error" });
   await build({
     root,
     configFile: false,
@@ -397,6 +402,11 @@ async function main() {
     printTable();
     return;
   }
+  if (htmlOnly) {
+    await htmlOnlyBenchmarks();
+    await writeResults();
+    return;
+  }
   await buildAll();
   if (!lharOnly && !repliesOnly) {
     await bundleSizes();
@@ -449,12 +459,34 @@ async function main() {
       });
     }
     if (!repliesOnly) await lharBenchmarks({ browser, baseURL, runs: quick ? 2 : 3, record });
+    if (!lharOnly && !repliesOnly) await htmlExportBenchmarks({ browser, runs: quick ? 2 : 3, record });
   } finally {
     await browser.close();
     await new Promise((resolve) => server.httpServer.close(resolve));
   }
 
+  await writeResults();
+}
+
+/** The HTML export's rows alone: the app and its viewer built, files opened from disk (no server). */
+async function htmlOnlyBenchmarks() {
+  console.log("Building the app and its viewer…");
+  await build({ root, logLevel: "error" });
+  await build({ root, configFile: join(root, "vite.viewer.config.ts"), logLevel: "error" });
+  const executablePath = await findChromium();
+  if (!executablePath)
+    throw new Error("No Chromium found: run scripts/ensure-chromium.mjs or set CHROMIUM_PATH.");
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  try {
+    await htmlExportBenchmarks({ browser, runs: quick ? 2 : 3, record });
+  } finally {
+    await browser.close();
+  }
+}
+
+async function writeResults() {
   printTable();
+  const executablePath = await findChromium();
   const results = {
     generatedAt: new Date().toISOString(),
     durationSeconds: Math.round((Date.now() - started) / 1000),

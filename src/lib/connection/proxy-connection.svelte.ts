@@ -97,6 +97,20 @@ export class ProxyConnection implements StreamRouter {
     return new ProxyConnection({ pageUrl, page: { protocol, origin }, storage });
   }
 
+  /**
+   * A connection that never uses the network (an exported HTML file's viewer): no proxy is looked for,
+   * nothing is remembered, and the offline models answer in the page.
+   */
+  static offline(pageUrl: string): ProxyConnection {
+    const { protocol, origin } = globalThis.location;
+    return new ProxyConnection({
+      pageUrl,
+      page: { protocol, origin },
+      storage: undefined,
+      fetch: () => Promise.reject(new Error("This page works without the network.")),
+    });
+  }
+
   /** Where requests go now; undefined while none is in use (the offline models answer in the page). */
   get endpoint(): Endpoint | undefined {
     return this.#endpoint;

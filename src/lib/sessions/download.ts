@@ -6,6 +6,11 @@ export interface ExportFile {
   text: string;
   type: string;
   shape: FileShape;
+  /**
+   * What is saved, made from the redacted text (the HTML export wraps the redacted JSON export in its
+   * page); the text itself when absent.
+   */
+  finish?: (redacted: string) => Promise<string>;
 }
 
 /** Offer text as a file download, without a server round trip. */

@@ -95,7 +95,7 @@ function lostOnPi(session: SessionSnapshot): string[] {
   return notes;
 }
 
-export function exportFileName(title: string, kind: ExportKind, now = Date.now()): string {
+export function exportFileName(title: string, kind: ExportKind | "html", now = Date.now()): string {
   const slug =
     title
       .toLowerCase()

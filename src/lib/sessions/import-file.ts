@@ -4,6 +4,7 @@ import { formatBytes } from "../../shared/bytes.ts";
 import { isObject } from "../../shared/is-object.ts";
 import { positiveInt } from "../../shared/positive-int.ts";
 import { CALL_LINE, EXPORT_FORMAT, EXPORT_VERSION } from "./export-format.ts";
+import { embeddedSession, looksLikeHtml } from "./html-export.ts";
 import { parsePiSession, parsePlaygroundTree } from "./import-readers.ts";
 import {
   isLharFileName,
@@ -62,6 +63,8 @@ export async function readSessionFile(
 export function parseSessionFile(text: string, fileName = "session"): ParsedImport {
   const trimmed = text.trim();
   if (trimmed === "") throw new ImportError(`${fileName} is empty.`);
+  // A session exported as HTML carries its JSON export, which is what is imported.
+  if (looksLikeHtml(trimmed)) return parseSessionFile(embeddedSession(trimmed, fileName), fileName);
   // A whole-file JSON value is a document (current or older); anything else is read line by line.
   const document = tryJson(trimmed);
   // An LHAR file (Context Lens's, or the playground's own LHAR export): a session of calls.

@@ -34,6 +34,12 @@ export interface StartOptions {
   reload?: () => void;
 }
 
+/** A workspace that only shows one session (an exported HTML file): no storage, no network, no writing. */
+export interface ViewerOptions {
+  /** Why the session cannot be changed, shown where the composer would be. */
+  readOnlyReason: string;
+}
+
 /**
  * The playground around the sessions: storage, the model catalog, the session list and the session that
  * is open, and moving between sessions (new, open, duplicate, import, fork and return). Shared with
@@ -60,12 +66,13 @@ export class Workspace {
     notices: Notices,
     health: StorageHealth,
     tabs: { channel: TabChannel; locks: SessionLocks },
+    viewer?: ViewerOptions,
   ) {
     this.notices = notices;
     this.#channel = tabs.channel;
     this.health = health;
     this.list = new SessionList({ store, channel: this.#channel, notices });
-    this.connection = ProxyConnection.forPage(origin);
+    this.connection = viewer ? ProxyConnection.offline(origin) : ProxyConnection.forPage(origin);
     this.live = new LiveSessions({
       access: () => this.connection.access,
       refused: () => void this.connection.reconnect(),
@@ -84,7 +91,7 @@ export class Workspace {
       onStored: (meta) => this.list.upsert(meta),
       onStorageStatus: (session, status) => void this.#reportUnsaved(session, status),
       preferences: this.callPreferences,
-      live: (sessionId) => this.live.readOnlyReason(sessionId),
+      live: viewer ? () => viewer.readOnlyReason : (sessionId) => this.live.readOnlyReason(sessionId),
     };
     this.#deps.locks.holdTab(this.#deps.tabId);
     this.#channel.subscribe((message) => void this.#onSync(message));
@@ -138,6 +145,36 @@ export class Workspace {
     // Sessions are worth keeping: ask the browser not to evict them (Chromium decides without a prompt);
     // the sessions panel shows the answer.
     if (store.kind === "indexeddb") void workspace.health.requestPersistence().catch(() => undefined);
+    return workspace;
+  }
+
+  /**
+   * A workspace that shows one session read-only, as an exported HTML file does: the session lives in
+   * memory, nothing asks the network (the offline models' catalog answers in the page), and the composer
+   * gives way to `readOnlyReason`.
+   */
+  static async view(parsed: ParsedImport, fileName: string, viewer: ViewerOptions): Promise<Workspace> {
+    const [{ MemorySessionStore }, { SessionLocks, TabChannel }] = await Promise.all([
+      import("../storage/memory-store.ts"),
+      import("../storage/tab-sync.ts"),
+      loadValidators(),
+      loadMessageKinds(),
+    ]);
+    useMemoryKeyValueStore();
+    const notices = new Notices();
+    const health = new StorageHealth(notices);
+    const workspace = new Workspace(
+      globalThis.location?.href ?? "",
+      new MemorySessionStore(),
+      notices,
+      health,
+      // A channel no other page listens on: another exported file open in the browser is not this one.
+      { channel: new TabChannel(`pi-playground-viewer-${crypto.randomUUID()}`), locks: new SessionLocks() },
+      viewer,
+    );
+    // The session's model is looked up in the catalog, which the offline models fill without a request.
+    await workspace.connection.watch(() => workspace.catalog.load(workspace.connection));
+    await workspace.importSession(parsed, fileName);
     return workspace;
   }
 

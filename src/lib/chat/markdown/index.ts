@@ -2,6 +2,7 @@ import { markdownLimits } from "./limits.ts";
 import { createBlockRenderer, hasFencedCode } from "./render.ts";
 import { MarkdownRenderer, type WorkerLike } from "./renderer.ts";
 import { sanitizeHtml } from "./sanitize.ts";
+import { inPageWorker } from "./in-page-worker.ts";
 
 /**
  * The page's one Markdown renderer, loaded with the first reply that needs it: the parser and sanitizer
@@ -11,8 +12,10 @@ export const markdownRenderer = new MarkdownRenderer({
   renderBlocks: createBlockRenderer(),
   hasFencedCode,
   sanitize: sanitizeHtml,
-  createWorker:
-    typeof Worker === "undefined"
+  // A session exported as HTML renders in the page (VITE_MARKDOWN_IN_PAGE, set by its build only).
+  createWorker: import.meta.env.VITE_MARKDOWN_IN_PAGE
+    ? inPageWorker
+    : typeof Worker === "undefined"
       ? undefined
       : () =>
           new Worker(new URL("./worker.ts", import.meta.url), {
