@@ -14,6 +14,11 @@ import type {
 /**
  * Factories for every fact type. Timestamps are numbers (milliseconds), defaulting to now; pi's coding
  * agent factories take ISO strings instead, a difference that only matters to code porting from it.
+ *
+ * They stay here rather than in each kind's module (`kinds/<role>.ts`, whose injection form builds its fact
+ * with them): the page's first chunk makes summaries and reads `INJECTED_API` while the kinds load on first
+ * use, and moving the factories into the kinds pulled every kind into that chunk (measured: initial JS
+ * 61.2 → 66.0 kB gzip, over its budget).
  */
 
 export function createUserMessage(text: string, timestamp = Date.now()): UserMessage {
