@@ -1,6 +1,6 @@
 /// <reference types="vitest/config" />
 import { svelte } from "@sveltejs/vite-plugin-svelte";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import { listenAddress } from "./src/server/proxy-config.ts";
 import { playgroundApi, serverOptions } from "./src/server/vite-plugin.ts";
 import { jsonSchemaMetaValidator } from "./scripts/json-schema-validator.mjs";
@@ -57,8 +57,9 @@ export default defineConfig({
       },
     ],
   },
-  // The Markdown worker loads its highlighter as a chunk of its own, which needs an ES module worker.
-  worker: { format: "es" },
+  // The Markdown worker loads its highlighter as a chunk of its own, which needs an ES module worker. The
+  // import worker checks messages with the kinds' registry, whose views it never loads: they are left out.
+  worker: { format: "es", plugins: () => [viewsLeftOut(), jsonSchemaMetaValidator()] },
   build: {
     target: "es2022",
     sourcemap: true,
@@ -87,3 +88,12 @@ export default defineConfig({
     },
   },
 });
+
+/** In a worker, a Svelte component is never shown: an import of one (a lazy view) yields nothing. */
+function viewsLeftOut(): Plugin {
+  return {
+    name: "worker-views-left-out",
+    enforce: "pre",
+    load: (id) => (id.endsWith(".svelte") ? "export default undefined;" : undefined),
+  };
+}

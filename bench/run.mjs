@@ -13,6 +13,7 @@ import { appBenchmarks, markdownBenchmarks } from "./app-bench.mjs";
 import { floorJs, INITIAL_JS_BUDGET, initialAssets } from "../scripts/bundle-budget.mjs";
 import { callsBenchmarks } from "./calls-bench.mjs";
 import { htmlExportBenchmarks } from "./html-bench.mjs";
+import { importsBenchmarks } from "./imports-bench.mjs";
 import { lharBenchmarks } from "./lhar-bench.mjs";
 import { median, summarize } from "./stats.mjs";
 
@@ -24,6 +25,8 @@ const huge = !process.argv.includes("--skip-100k");
 const RUNS = quick ? 3 : 7;
 // Only the LHAR import rows (a fresh build, one browser): `-- --lhar-only`.
 const lharOnly = process.argv.includes("--lhar-only");
+// Only the hostile session files' import rows (a fresh build, one browser): `-- --imports-only`.
+const importsOnly = process.argv.includes("--imports-only");
 // Only the live pi row (it starts two real pi processes and a playground of its own): `-- --live-pi-only`.
 const livePiOnly = process.argv.includes("--live-pi-only");
 // Only the proxy's memory under load (a standalone proxy process of its own): `-- --server-memory-only`.
@@ -74,8 +77,8 @@ function format(value, unit) {
 async function buildAll() {
   console.log("Building the app and the benchmark bundle…");
   await build({ root, logLevel: "error" });
-  // The LHAR rows drive the app alone.
-  if (lharOnly) return;
+  // The import rows drive the app alone.
+  if (lharOnly || importsOnly) return;
   // The HTML export inlines the viewer, built beside the app.
   if (!repliesOnly) await build({ root, configFile: join(root, "vite.viewer.config.ts"), logLevel: "error" });
   await build({
@@ -408,7 +411,7 @@ async function main() {
     return;
   }
   await buildAll();
-  if (!lharOnly && !repliesOnly) {
+  if (!lharOnly && !repliesOnly && !importsOnly) {
     await bundleSizes();
     await proxyBenchmarks();
     await serverMemoryBenchmarks();
@@ -431,7 +434,9 @@ async function main() {
     args: [...CHROMIUM_ARGS, "--js-flags=--expose-gc"],
   });
   try {
-    if (!lharOnly && !repliesOnly) {
+    if (importsOnly) {
+      await importsBenchmarks({ browser, baseURL, runs: quick ? 1 : 2, record });
+    } else if (!lharOnly && !repliesOnly) {
       await browserMicroBenchmarks(browser, baseURL);
       await callsBenchmarks({
         browser,
@@ -449,7 +454,7 @@ async function main() {
         huge,
       });
     }
-    if (!lharOnly) {
+    if (!lharOnly && !importsOnly) {
       await markdownBenchmarks({
         browser,
         baseURL,
@@ -458,8 +463,9 @@ async function main() {
         record,
       });
     }
-    if (!repliesOnly) await lharBenchmarks({ browser, baseURL, runs: quick ? 2 : 3, record });
-    if (!lharOnly && !repliesOnly) await htmlExportBenchmarks({ browser, runs: quick ? 2 : 3, record });
+    if (!repliesOnly && !importsOnly) await lharBenchmarks({ browser, baseURL, runs: quick ? 2 : 3, record });
+    if (!lharOnly && !repliesOnly && !importsOnly)
+      await htmlExportBenchmarks({ browser, runs: quick ? 2 : 3, record });
   } finally {
     await browser.close();
     await new Promise((resolve) => server.httpServer.close(resolve));

@@ -16,6 +16,7 @@ import { ModelViewProjector, type ModelView } from "../model-view/project.ts";
 import type { SessionProjection } from "../model-view/session-projection.ts";
 import type { CallRecord, EntryRecord, SessionMeta } from "../storage/records.ts";
 import type { SessionWriter, WriterStatus } from "../storage/session-writer.ts";
+import type { CreateOptions } from "../storage/session-store.ts";
 import type { ApprovalDecision } from "./approvals.ts";
 import type { CallGate } from "./call-gate.svelte.ts";
 import { CallPreferences } from "./call-preferences.svelte.ts";
@@ -219,11 +220,15 @@ export class ChatSession {
   }
 
   /** Create and store a new session. Its first fact is the system message carrying prompt and tools. */
-  static async create(deps: SessionDeps, init: SessionInit = {}): Promise<ChatSession> {
+  static async create(
+    deps: SessionDeps,
+    init: SessionInit = {},
+    options?: CreateOptions,
+  ): Promise<ChatSession> {
     // Loaded when a session is first created: a returning visitor's page opens a stored one without it.
     const runtime = loadRuntime();
     const { storeNewSession } = await import("./new-session.ts");
-    const { meta, entries, stored } = await storeNewSession(deps.store, init);
+    const { meta, entries, stored } = await storeNewSession(deps.store, init, options);
     const session = new ChatSession(deps, meta, stored, await runtime);
     // Not stored: the writer creates the record on its next attempt, and its notice says what went wrong
     // meanwhile.

@@ -9,7 +9,7 @@ import {
   type ImportOrigin,
   type SessionMeta,
 } from "../storage/records.ts";
-import { NEW_SESSION_TITLE, type SessionStore } from "../storage/session-store.ts";
+import { NEW_SESSION_TITLE, type CreateOptions, type SessionStore } from "../storage/session-store.ts";
 import { defaultSettings, type SessionSettings } from "./session-settings.ts";
 import { enabledDeclarations, sessionTools } from "./tools/tool-definitions.ts";
 
@@ -88,12 +88,18 @@ export interface CreatedSession {
  * Store a new session as `init` describes it. A failure is not thrown: the session still opens, with the
  * records it would have had, and its writer stores them on its next attempt (and says why meanwhile).
  */
-export async function storeNewSession(store: SessionStore, init: SessionInit): Promise<CreatedSession> {
+export async function storeNewSession(
+  store: SessionStore,
+  init: SessionInit,
+  options?: CreateOptions,
+): Promise<CreatedSession> {
   const { meta, entries } = newSession(init);
   try {
-    const stored = await store.createSession(meta, entries);
+    const stored = await store.createSession(meta, entries, options);
     return { meta: stored.meta, entries, stored: { records: stored.records, meta: stored.meta } };
-  } catch {
+  } catch (error) {
+    // Given up (an import cancelled): no session at all, rather than one kept in memory.
+    if (options?.signal?.aborted) throw error;
     const records = entries.map((entry, seq) => entryRecord(meta.id, seq, 0, entry));
     return { meta, entries, stored: { records, meta: undefined } };
   }

@@ -104,3 +104,36 @@ describe("imports refuse what storage and display cannot hold", () => {
     );
   });
 });
+
+describe("Large imports freeze the tab: what an import reports stays short enough to show", () => {
+  const header = { type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" };
+  const entry = (id: string, parentId: string | null, text = "hi") => ({
+    type: "message",
+    id,
+    parentId,
+    timestamp: "2026-01-01T00:00:00.000Z",
+    message: { role: "user", content: text, timestamp: 1 },
+  });
+  const file = (...values: unknown[]) =>
+    new File([[header, ...values].map((value) => JSON.stringify(value)).join("\n")], "f.jsonl");
+
+  it("names the first of 50,000 roots and counts the rest, instead of a note for each", async () => {
+    const roots = Array.from({ length: 50_000 }, (_, index) => entry(`r${index}`, null));
+    const parsed = await readSessionFile(file(...roots));
+    expect(parsed.entries).toHaveLength(50_000);
+    expect(parsed.notes.length).toBeLessThanOrEqual(21);
+    expect(parsed.notes.at(-1)).toBe("and 49,979 more notes of the same kinds");
+    expect(parsed.notes.join("; ").length).toBeLessThan(25_000);
+  });
+
+  it("cuts an id of 1 MB in the problems that name it, and keeps the id itself whole", async () => {
+    const hugeId = `id-${"z".repeat(1024 * 1024)}`;
+    const parsed = await readSessionFile(file(entry(hugeId, null, "first"), entry(hugeId, null, "again")));
+    expect(parsed.entries.map((read) => read.id)).toEqual([hugeId]);
+    expect(parsed.problems).toHaveLength(1);
+    const [problem] = parsed.problems;
+    expect(problem?.entryId?.length).toBeLessThan(200);
+    expect(problem?.entryId).toMatch(/^id-z+… \(1,048,479 more characters\)$/);
+    expect(problem?.message.length).toBeLessThan(1_100);
+  });
+});

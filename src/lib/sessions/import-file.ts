@@ -14,6 +14,7 @@ import {
   parseLharLines,
 } from "./lhar-import.ts";
 import { parseFlatMessages } from "./legacy-import.ts";
+import { boundedReport, clipForDisplay } from "./import-problems.ts";
 import { aboutFrom, ImportError, titleFrom, type ParsedImport } from "./parsed-import.ts";
 import { readJsonLines } from "./pi-session-file.ts";
 import type { RawEntry } from "./session-tree-read.ts";
@@ -31,6 +32,15 @@ import type { RawEntry } from "./session-tree-read.ts";
  */
 export const MAX_IMPORT_BYTES = positiveInt(import.meta.env?.VITE_MAX_IMPORT_BYTES) ?? 64 * 1024 * 1024;
 
+/** How far reading a file has come: its bytes read, then its lines parsed (as characters of its text). */
+export interface ReadProgress {
+  phase: "reading" | "parsing";
+  done: number;
+  total: number;
+}
+
+export type OnReadProgress = (progress: ReadProgress) => void;
+
 /**
  * Read and parse a chosen file. Of a file over the size limit only the first `MAX_IMPORT_BYTES` are read:
  * a JSONL file is offered up to its last complete line (a problem says where it stops); a JSON document
@@ -38,29 +48,53 @@ export const MAX_IMPORT_BYTES = positiveInt(import.meta.env?.VITE_MAX_IMPORT_BYT
  */
 export async function readSessionFile(
   file: Pick<File, "name" | "size" | "text" | "slice">,
+  onProgress?: OnReadProgress,
 ): Promise<ParsedImport> {
-  if (file.size <= MAX_IMPORT_BYTES) return parseSessionFile(await file.text(), file.name);
+  if (file.size <= MAX_IMPORT_BYTES)
+    return boundedReport(parseSessionFile(await readText(file, onProgress), file.name, onProgress));
   const tooLarge = `${file.name} is ${formatBytes(file.size)}; the playground imports session files up to ${formatBytes(MAX_IMPORT_BYTES)}`;
-  const head = await file.slice(0, MAX_IMPORT_BYTES).text();
+  const head = await readText(file.slice(0, MAX_IMPORT_BYTES), onProgress);
   const end = head.lastIndexOf("\n");
   const firstLine = head.slice(0, head.indexOf("\n"));
   if (end === -1 || !isObject(tryJson(firstLine))) throw new ImportError(`${tooLarge}.`);
   const complete = head.slice(0, end + 1);
-  const parsed = parseSessionFile(complete, file.name);
+  const parsed = parseSessionFile(complete, file.name, onProgress);
   const linesRead = complete.split("\n").length - 1;
   const lastEntry = parsed.entries.at(-1)?.id;
   parsed.problems = [
-    ...parsed.problems,
+    ...boundedReport(parsed).problems,
     {
       line: linesRead + 1,
-      message: `${tooLarge}: it is read up to line ${linesRead}${lastEntry ? ` (the last entry read is ${lastEntry})` : ""}, and the lines after it are not imported`,
+      message: `${tooLarge}: it is read up to line ${linesRead}${lastEntry ? ` (the last entry read is ${clipForDisplay(lastEntry, 100)})` : ""}, and the lines after it are not imported`,
     },
   ];
-  return parsed;
+  return { ...parsed, notes: boundedReport(parsed).notes };
+}
+
+/** A file's text; with `onProgress`, read as a stream so that the bytes read so far can be told. */
+async function readText(blob: Pick<Blob, "size" | "text">, onProgress?: OnReadProgress): Promise<string> {
+  if (!onProgress || !("stream" in blob) || typeof blob.stream !== "function") return blob.text();
+  const reader = (blob as Blob).stream().getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let done = 0;
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    done += chunk.value.byteLength;
+    parts.push(decoder.decode(chunk.value, { stream: true }));
+    onProgress({ phase: "reading", done, total: blob.size });
+  }
+  parts.push(decoder.decode());
+  return parts.join("");
 }
 
 /** Parse a session file of any supported kind; throws ImportError when nothing in it can be used. */
-export function parseSessionFile(text: string, fileName = "session"): ParsedImport {
+export function parseSessionFile(
+  text: string,
+  fileName = "session",
+  onProgress?: OnReadProgress,
+): ParsedImport {
   const trimmed = text.trim();
   if (trimmed === "") throw new ImportError(`${fileName} is empty.`);
   // A session exported as HTML carries its JSON export, which is what is imported.
@@ -90,7 +124,7 @@ export function parseSessionFile(text: string, fileName = "session"): ParsedImpo
   ) {
     return parseDocument(document ?? {}, fileName);
   }
-  return parseLines(text, fileName);
+  return parseLines(text, fileName, onProgress);
 }
 
 function tryJson(text: string): unknown {
@@ -148,8 +182,11 @@ function checkVersion(header: Record<string, unknown>, fileName: string): void {
   }
 }
 
-function parseLines(text: string, fileName: string): ParsedImport {
-  const { values, problems } = readJsonLines(text);
+function parseLines(text: string, fileName: string, onProgress?: OnReadProgress): ParsedImport {
+  const { values, problems } = readJsonLines(
+    text,
+    onProgress && ((done) => onProgress({ phase: "parsing", done, total: text.length })),
+  );
   const first = values[0]?.value;
   if (isObject(first) && first.type === "session" && first.format === EXPORT_FORMAT) {
     const line = values[0]?.line ?? 1;

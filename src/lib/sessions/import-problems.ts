@@ -39,3 +39,33 @@ export function linesList(lines: readonly number[]): string {
 export function byLine(a: ImportProblem, b: ImportProblem): number {
   return a.line - b.line;
 }
+
+/** Longest problem or note shown as it is; an id or label of a megabyte in one would freeze the page. */
+export const MAX_REPORT_CHARS = 1_000;
+/** Notes shown; a file of 50,000 roots has a note for each. */
+export const MAX_NOTES_SHOWN = 20;
+
+/** `text`, cut to `max` characters with a word of how much more there was. */
+export function clipForDisplay(text: string, max = MAX_REPORT_CHARS): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… (${(text.length - max).toLocaleString("en-US")} more characters)`;
+}
+
+/**
+ * What an import reports, bounded for display: each problem and note cut to a readable length (the
+ * file's ids and labels are in them), and the notes beyond the first few counted rather than listed.
+ */
+export function boundedReport<T extends { problems: ImportProblem[]; notes: string[] }>(report: T): T {
+  const notes = report.notes.slice(0, MAX_NOTES_SHOWN).map((note) => clipForDisplay(note));
+  const more = report.notes.length - notes.length;
+  if (more > 0) notes.push(`and ${more.toLocaleString("en-US")} more notes of the same kinds`);
+  return {
+    ...report,
+    problems: report.problems.map((problem) => ({
+      ...problem,
+      ...(problem.entryId !== undefined ? { entryId: clipForDisplay(problem.entryId, 100) } : {}),
+      message: clipForDisplay(problem.message),
+    })),
+    notes,
+  };
+}

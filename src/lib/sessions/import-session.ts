@@ -93,9 +93,13 @@ export async function importCalls(
   store: SessionStore,
   sessionId: string,
   calls: readonly NewCall[],
+  onProgress?: (done: number, total: number) => void,
 ): Promise<SessionMeta | undefined> {
   let meta: SessionMeta | undefined;
-  for (const call of calls) meta = (await store.appendCall(sessionId, call)).meta;
+  for (const [index, call] of calls.entries()) {
+    meta = (await store.appendCall(sessionId, call)).meta;
+    onProgress?.(index + 1, calls.length);
+  }
   return meta;
 }
 

@@ -27,18 +27,30 @@ export function isPiHeader(value: unknown): value is PiSessionHeader {
   return isObject(value) && value.type === "session" && typeof value.id === "string" && value.id !== "";
 }
 
-/** A file's lines parsed, each with its number; lines that are not JSON are problems (pi skips them). */
-export function readJsonLines(text: string): { values: RawEntry[]; problems: ImportProblem[] } {
+/**
+ * A file's lines parsed, each with its number; lines that are not JSON are problems (pi skips them).
+ * `onProgress` hears how many characters are parsed, every few thousand lines.
+ */
+export function readJsonLines(
+  text: string,
+  onProgress?: (done: number) => void,
+): { values: RawEntry[]; problems: ImportProblem[] } {
   const values: RawEntry[] = [];
   const problems: ImportProblem[] = [];
-  text.split("\n").forEach((raw, index) => {
-    if (raw.trim() === "") return;
+  let start = 0;
+  for (let index = 0; start <= text.length; index++) {
+    const newline = text.indexOf("\n", start);
+    const end = newline === -1 ? text.length : newline;
+    const raw = text.slice(start, end);
+    start = end + 1;
+    if (onProgress && index % 2_000 === 1_999) onProgress(Math.min(start, text.length));
+    if (raw.trim() === "") continue;
     try {
       values.push({ line: index + 1, value: JSON.parse(raw) as unknown });
     } catch (error) {
       problems.push({ line: index + 1, message: `not valid JSON (${(error as Error).message}); skipped` });
     }
-  });
+  }
   return { values, problems };
 }
 

@@ -16,7 +16,7 @@ import type { EntryRecord, SessionMeta } from "../storage/records.ts";
 import { pathTo, relinkOrphans } from "../messages/entries.ts";
 import { projectSession } from "../model-view/session-projection.ts";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { SessionStore } from "../storage/session-store.ts";
+import type { CreateOptions, SessionStore } from "../storage/session-store.ts";
 import type { WriterStatus } from "../storage/session-writer.ts";
 import type { SessionLocks, SyncMessage, TabChannel } from "../storage/tab-sync.ts";
 import { downloadText } from "./download.ts";
@@ -190,10 +190,10 @@ export class Workspace {
 
   async newSession(
     init: SessionInit = {},
-    { leavingDeleted = false } = {},
+    { leavingDeleted = false, ...create }: { leavingDeleted?: boolean } & CreateOptions = {},
   ): Promise<ChatSession | undefined> {
     if (!leavingDeleted && !(await this.#mayLeaveCurrent())) return undefined;
-    const session = await ChatSession.create(this.#deps, init);
+    const session = await ChatSession.create(this.#deps, init, create);
     this.#switchTo(session, { discardPrevious: leavingDeleted });
     return session;
   }
@@ -287,7 +287,19 @@ export class Workspace {
    * Import a parsed file as a new session, its tree and recorded calls included; an existing session is
    * never overwritten. What was kept without being understood, or not applied, is said in a notice.
    */
-  async importSession(parsed: ParsedImport, fileName: string): Promise<ChatSession | undefined> {
+  async importSession(
+    parsed: ParsedImport,
+    fileName: string,
+    {
+      signal,
+      onProgress,
+    }: {
+      /** Aborted before the session is stored: nothing is, and the promise rejects. */
+      signal?: AbortSignal;
+      /** Entries stored, then recorded calls stored. */
+      onProgress?: (what: "entries" | "calls", done: number, total: number) => void;
+    } = {},
+  ): Promise<ChatSession | undefined> {
     const [{ planImport, importCalls, importNotice }, { createSystemFact }] = await Promise.all([
       import("./import-session.ts"),
       import("../agent/new-session.ts"),
@@ -298,7 +310,13 @@ export class Workspace {
     });
     // Sessions already called so: the new one stands beside them, and the notice says so.
     const namesakes = this.list.sessions.filter((meta) => meta.title === plan.init.title).length;
-    const session = await this.newSession({ ...plan.init, importedFrom: { fileName, at: Date.now() } });
+    const session = await this.newSession(
+      { ...plan.init, importedFrom: { fileName, at: Date.now() } },
+      {
+        ...(signal ? { signal } : {}),
+        ...(onProgress ? { onProgress: (done, total) => onProgress("entries", done, total) } : {}),
+      },
+    );
     if (!session) return undefined;
     const notes = [...plan.notes];
     if (namesakes > 0)
@@ -307,7 +325,12 @@ export class Workspace {
       );
     if (parsed.calls.length > 0) {
       try {
-        const meta = await importCalls(this.#deps.store, session.id, parsed.calls);
+        const meta = await importCalls(
+          this.#deps.store,
+          session.id,
+          parsed.calls,
+          onProgress && ((done, total) => onProgress("calls", done, total)),
+        );
         if (meta) {
           session.adoptMeta(meta);
           this.list.upsert(meta);

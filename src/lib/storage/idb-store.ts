@@ -38,12 +38,16 @@ import {
   StorageError,
   toStorageError,
   type ChangesSince,
+  type CreateOptions,
   type LoadedSession,
   type MetaPatch,
   type SessionList,
   type SessionStore,
   type WriteResult,
 } from "./session-store.ts";
+
+/** How long one slice of a new session's records may take to hand to IndexedDB. */
+const CREATE_SLICE_MS = 8;
 
 function sessionRange(id: string, after = -1): IDBKeyRange {
   return IDBKeyRange.bound([id, after], [id, Number.MAX_SAFE_INTEGER], true, false);
@@ -95,8 +99,13 @@ export class IdbSessionStore implements SessionStore {
     return meta.ok ? meta.value : undefined;
   }
 
-  async createSession(meta: SessionMeta, entries: readonly SessionEntry[]): Promise<WriteResult> {
+  async createSession(
+    meta: SessionMeta,
+    entries: readonly SessionEntry[],
+    { signal, onProgress }: CreateOptions = {},
+  ): Promise<WriteResult> {
     try {
+      signal?.throwIfAborted();
       const tx = this.#db.transaction([SESSIONS, ENTRIES], "readwrite");
       const done = tx.done;
       done.catch(() => undefined);
@@ -111,15 +120,43 @@ export class IdbSessionStore implements SessionStore {
       const records = entries.map((entry, seq) => entryRecord(meta.id, seq, 1, entry));
       // add(), not put(): creating can never overwrite an existing session. Every request is awaited
       // with the transaction, so any failure (a full disk arrives as an abort) rejects here.
-      await Promise.all([
-        ...requests(tx, (issue) => {
-          issue(tx.objectStore(SESSIONS).add(stored));
-          for (const record of records) issue(tx.objectStore(ENTRIES).put(record));
-        }),
-        done,
-      ]);
+      const issued: Promise<unknown>[] = [];
+      const issue = (request: Promise<unknown>) => {
+        // Awaited together below; one that fails while a slice is awaited must not go unhandled meanwhile.
+        request.catch(() => undefined);
+        issued.push(request);
+        return request;
+      };
+      try {
+        void issue(tx.objectStore(SESSIONS).add(stored));
+        const store = tx.objectStore(ENTRIES);
+        // Each put copies its record on this thread: a large session is handed over in slices of a few
+        // milliseconds, each issued when the one before has been written, so the page keeps answering
+        // between them while the one transaction stays open (nothing is stored unless all of it is).
+        let next = 0;
+        while (next < records.length) {
+          const sliceStarted = performance.now();
+          let last: Promise<unknown> | undefined;
+          do last = issue(store.put(records[next++]!));
+          while (next < records.length && performance.now() - sliceStarted < CREATE_SLICE_MS);
+          onProgress?.(next, records.length);
+          if (next < records.length) {
+            await last;
+            signal?.throwIfAborted();
+          }
+        }
+      } catch (error) {
+        try {
+          tx.abort();
+        } catch {
+          // Already finished: nothing was committed by this transaction's failed request.
+        }
+        throw error;
+      }
+      await Promise.all([...issued, done]);
       return { meta: stored, records };
     } catch (error) {
+      if (signal?.aborted) throw signal.reason;
       throw toStorageError(error, "the new session");
     }
   }

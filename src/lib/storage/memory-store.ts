@@ -21,6 +21,7 @@ import {
   StorageError,
   toStorageError,
   type ChangesSince,
+  type CreateOptions,
   type LoadedSession,
   type MetaPatch,
   type SessionList,
@@ -68,7 +69,12 @@ export class MemorySessionStore implements SessionStore {
     return meta && copy(meta);
   }
 
-  async createSession(meta: SessionMeta, entries: readonly SessionEntry[]): Promise<WriteResult> {
+  async createSession(
+    meta: SessionMeta,
+    entries: readonly SessionEntry[],
+    options?: CreateOptions,
+  ): Promise<WriteResult> {
+    options?.signal?.throwIfAborted();
     return this.#transaction("the new session", () => {
       if (this.#sessions.has(meta.id))
         throw new StorageError("other", `A session with id ${meta.id} already exists.`);

@@ -94,6 +94,14 @@ export interface WriteResult {
   records: EntryRecord[];
 }
 
+/** Creating a large session (an import): how far it has come, and a way to give it up. */
+export interface CreateOptions {
+  /** Aborted before the session is stored: nothing is stored, and the promise rejects with its reason. */
+  signal?: AbortSignal;
+  /** Entries handed to storage so far, of all. */
+  onProgress?: (done: number, total: number) => void;
+}
+
 /**
  * Where sessions live: one small metadata record per session and one record per entry, so appending costs
  * the same at entry 10,000 as at entry 10 and listing sessions never reads entries. Every write returns
@@ -104,7 +112,11 @@ export interface SessionStore {
   listSessions(): Promise<SessionList>;
   getMeta(id: string): Promise<SessionMeta | undefined>;
   /** Create a session with its first entries. Never overwrites an existing id. */
-  createSession(meta: SessionMeta, entries: readonly SessionEntry[]): Promise<WriteResult>;
+  createSession(
+    meta: SessionMeta,
+    entries: readonly SessionEntry[],
+    options?: CreateOptions,
+  ): Promise<WriteResult>;
   loadSession(id: string): Promise<LoadedSession | undefined>;
   /** The entry versions written after `revision` (appended or replaced), for catching up with other tabs. */
   changesSince(id: string, revision: number): Promise<ChangesSince | undefined>;
