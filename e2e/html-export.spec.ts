@@ -139,6 +139,10 @@ test("a session exported as one HTML file opens from disk with no network, read-
   await expect(call).toBeVisible();
   await call.getByRole("tab", { name: "Provider payload" }).click();
   await expect(call.getByRole("tabpanel")).toContainText("compute 12 * (3 + 4)");
+  // Nothing in the file makes a call.
+  await expect(viewer.getByRole("button", { name: /^(Re-run with changes|Preview next call)$/ })).toHaveCount(
+    0,
+  );
   await expectAccessible(viewer, "an exported session, a call's payload");
 
   // The tree and the anatomy.

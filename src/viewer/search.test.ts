@@ -20,6 +20,9 @@ describe("the find box of an exported session", () => {
         href: "#fact-2",
       },
     ]);
+    expect(hits[0]?.excerpt).toBe("and then PORTO by train");
+    // What a fact is (its role, its type) is not what it says.
+    expect(search(index, "user")).toEqual([]);
     expect(search(index, "   ")).toEqual([]);
     expect(search(index, "nowhere to be found")).toEqual([]);
   });

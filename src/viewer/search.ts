@@ -23,13 +23,30 @@ export interface Searchable {
   lower: string;
 }
 
+/** Fields that say what a value is rather than what it says: not searched (every message has a role). */
+const STRUCTURE = new Set([
+  "type",
+  "role",
+  "api",
+  "provider",
+  "model",
+  "stopReason",
+  "id",
+  "toolCallId",
+  "signature",
+  "thinkingSignature",
+  "textSignature",
+  "kept",
+]);
+
 /** Every string a value holds, joined: the texts of a message or a call, whatever their shape. */
 export function textsOf(value: unknown, into: string[] = [], depth = 0): string[] {
   if (depth > 64) return into;
   if (typeof value === "string") into.push(value);
   else if (Array.isArray(value)) for (const item of value) textsOf(item, into, depth + 1);
   else if (value && typeof value === "object")
-    for (const item of Object.values(value as Record<string, unknown>)) textsOf(item, into, depth + 1);
+    for (const [key, item] of Object.entries(value as Record<string, unknown>))
+      if (!STRUCTURE.has(key)) textsOf(item, into, depth + 1);
   return into;
 }
 

@@ -400,6 +400,10 @@ export class ChatSession {
   get live(): string | undefined {
     return this.#deps.live?.(this.id);
   }
+  /** Shown from an exported HTML file: read-only (see `live`), and nothing here makes a call. */
+  get exported(): boolean {
+    return this.#deps.exported === true;
+  }
   /** Another tab is running this session; this one shows its writes but does not start its own. */
   get runningElsewhere(): boolean {
     return this.#replica.runningElsewhere;

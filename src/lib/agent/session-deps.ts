@@ -36,4 +36,6 @@ export interface SessionDeps {
    * reactively, so the session follows when pi connects or goes.
    */
   live?: (sessionId: string) => string | undefined;
+  /** The session is shown from an exported file (read-only, its reason from `live`): nothing is run. */
+  exported?: boolean;
 }

@@ -92,6 +92,7 @@ export class Workspace {
       onStorageStatus: (session, status) => void this.#reportUnsaved(session, status),
       preferences: this.callPreferences,
       live: viewer ? () => viewer.readOnlyReason : (sessionId) => this.live.readOnlyReason(sessionId),
+      ...(viewer ? { exported: true } : {}),
     };
     this.#deps.locks.holdTab(this.#deps.tabId);
     this.#channel.subscribe((message) => void this.#onSync(message));
