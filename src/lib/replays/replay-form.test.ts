@@ -22,8 +22,7 @@ describe("the replay form", () => {
     form.model = "mirror/mirror-thinking";
     form.thinkingLevel = "high";
     form.systemPrompt = "Be brief.";
-    form.temperature = "";
-    form.maxTokens = "100";
+    form.sampling = { maxTokens: 100 };
     form.tools = { calculate: false, lookup: true };
     form.omit = ["e1"];
     expect(changesOf(form, baseline)).toEqual({
@@ -40,12 +39,23 @@ describe("the replay form", () => {
     });
   });
 
-  it("names each field that is wrong", () => {
-    const form = { ...seedForm(baseline), model: "mirror", temperature: "hot", maxTokens: "-1" };
+  it("changes the sampling only when a value differs, parameters included", () => {
+    const form = seedForm(baseline);
+    form.sampling = { temperature: 0.5 };
+    expect(changesOf(form, baseline)).toEqual({ ok: true, changes: {} });
+    form.sampling = { temperature: 0.5, params: { top_p: 0.9 } };
+    expect(changesOf(form, baseline)).toEqual({
+      ok: true,
+      changes: { sampling: { temperature: 0.5, params: { top_p: 0.9 } } },
+    });
+  });
+
+  it("names the model when it is not provider/id", () => {
+    const form = { ...seedForm(baseline), model: "mirror" };
     const result = changesOf(form, baseline);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.problems.map((problem) => problem.field)).toEqual(["model", "temperature", "maxTokens"]);
+    expect(result.problems.map((problem) => problem.field)).toEqual(["model"]);
     expect(result.problems[0]?.message).toContain("provider/id");
   });
 });

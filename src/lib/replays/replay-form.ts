@@ -1,5 +1,4 @@
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
-import { maxTokensProblem, temperatureProblem } from "../../shared/sampling-params.ts";
 import type { Sampling } from "../../shared/sampling.ts";
 import type { ReplayChanges } from "../agent/replay/replay-plan.ts";
 import type { SessionSettings } from "../agent/session-settings.ts";
@@ -13,16 +12,15 @@ export interface ReplayForm {
   model: string;
   thinkingLevel: ThinkingLevel;
   systemPrompt: string;
-  /** "" leaves the session's. */
-  temperature: string;
-  maxTokens: string;
+  /** As the shared sampling fields edit it (each value checked as it is typed). */
+  sampling: Sampling;
   /** The session's tools, by name: offered during the replay or not. */
   tools: Record<string, boolean>;
   /** Entries the model does not read during the replay. */
   omit: string[];
 }
 
-export type ReplayFormField = "model" | "temperature" | "maxTokens";
+export type ReplayFormField = "model";
 
 export type ReplayFormResult =
   | { ok: true; changes: ReplayChanges }
@@ -43,8 +41,7 @@ export function seedForm(baseline: ReplayBaseline): ReplayForm {
     model: `${settings.model.provider}/${settings.model.id}`,
     thinkingLevel: settings.thinkingLevel,
     systemPrompt: baseline.systemPrompt,
-    temperature: settings.sampling.temperature === undefined ? "" : String(settings.sampling.temperature),
-    maxTokens: settings.sampling.maxTokens === undefined ? "" : String(settings.sampling.maxTokens),
+    sampling: structuredClone(settings.sampling),
     tools: Object.fromEntries(baseline.tools.map((tool) => [tool.name, tool.enabled])),
     omit: [],
   };
@@ -72,26 +69,7 @@ export function changesOf(form: ReplayForm, baseline: ReplayBaseline): ReplayFor
   if (form.thinkingLevel !== settings.thinkingLevel) changes.thinkingLevel = form.thinkingLevel;
   if (form.systemPrompt !== baseline.systemPrompt) changes.systemPrompt = form.systemPrompt;
 
-  const sampling: Sampling = { ...settings.sampling };
-  delete sampling.temperature;
-  delete sampling.maxTokens;
-  const temperature = numberOf(form.temperature);
-  if (temperature !== undefined) {
-    const problem = temperatureProblem(temperature);
-    if (problem) problems.push({ field: "temperature", message: problem });
-    else sampling.temperature = temperature;
-  }
-  const maxTokens = numberOf(form.maxTokens);
-  if (maxTokens !== undefined) {
-    const problem = maxTokensProblem(maxTokens);
-    if (problem) problems.push({ field: "maxTokens", message: problem });
-    else sampling.maxTokens = maxTokens;
-  }
-  if (
-    sampling.temperature !== settings.sampling.temperature ||
-    sampling.maxTokens !== settings.sampling.maxTokens
-  )
-    changes.sampling = sampling;
+  if (!sameSampling(form.sampling, settings.sampling)) changes.sampling = structuredClone(form.sampling);
 
   const offered = baseline.tools.filter((tool) => form.tools[tool.name] === true).map((tool) => tool.name);
   const before = baseline.tools.filter((tool) => tool.enabled).map((tool) => tool.name);
@@ -101,6 +79,12 @@ export function changesOf(form: ReplayForm, baseline: ReplayBaseline): ReplayFor
   return problems.length > 0 ? { ok: false, problems } : { ok: true, changes };
 }
 
-function numberOf(text: string): number | undefined {
-  return text.trim() === "" ? undefined : Number(text.trim());
+function sameSampling(a: Sampling, b: Sampling): boolean {
+  const params = (sampling: Sampling) =>
+    Object.entries(sampling.params ?? {}).sort(([x], [y]) => x.localeCompare(y));
+  return (
+    a.temperature === b.temperature &&
+    a.maxTokens === b.maxTokens &&
+    JSON.stringify(params(a)) === JSON.stringify(params(b))
+  );
 }

@@ -210,8 +210,12 @@ export function describeChanges(changes: ReplayChanges): string {
   if (changes.thinkingLevel) parts.push(`thinking ${changes.thinkingLevel}`);
   if (changes.systemPrompt !== undefined) parts.push("system prompt");
   if (changes.sampling) {
-    if (changes.sampling.temperature !== undefined) parts.push(`temperature ${changes.sampling.temperature}`);
-    if (changes.sampling.maxTokens !== undefined) parts.push(`max tokens ${changes.sampling.maxTokens}`);
+    const sampling = [
+      ...(changes.sampling.temperature !== undefined ? [`temperature ${changes.sampling.temperature}`] : []),
+      ...(changes.sampling.maxTokens !== undefined ? [`max tokens ${changes.sampling.maxTokens}`] : []),
+      ...Object.entries(changes.sampling.params ?? {}).map(([name, value]) => `${name} ${value}`),
+    ];
+    parts.push(...(sampling.length > 0 ? sampling : ["sampling at the provider's defaults"]));
   }
   if (changes.tools) parts.push(`tools: ${changes.tools.join(", ") || "none"}`);
   if (changes.omit?.length)

@@ -30,6 +30,7 @@ describe("a recorded call re-run with changes, on Mirror", () => {
     const built = buildVariantRequest(
       { ...seedDraft(original, body.messages.value), systemPrompt: "Be thorough." },
       original.options,
+      session.model.api,
     );
     if (!built.ok) throw new Error(JSON.stringify(built.problems));
     const variant = await session.runVariant(original, built.request, new AbortController().signal);

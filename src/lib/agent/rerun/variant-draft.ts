@@ -1,7 +1,8 @@
 import type { Message } from "@earendil-works/pi-ai";
 import { isObject } from "../../../shared/is-object.ts";
 import { positiveInt } from "../../../shared/positive-int.ts";
-import { maxTokensProblem, temperatureProblem } from "../../../shared/sampling-params.ts";
+import { samplingOptions } from "../../../shared/sampling-params.ts";
+import { storedSampling, type Sampling } from "../../../shared/sampling.ts";
 import { nestsDeeperThan, tooDeepMessage } from "../../messages/nesting.ts";
 import { LLM_ROLES } from "../../messages/types.ts";
 import { describeErrors, validateMessage } from "../../messages/validate.ts";
@@ -21,9 +22,8 @@ export interface VariantDraft {
   messagesJson: string;
   /** pi-ai's reasoning option: "" sends none (thinking off). */
   reasoning: string;
-  /** "" leaves the provider's default. */
-  temperature: string;
-  maxTokens: string;
+  /** As the shared sampling fields edit it (each value checked as it is typed): empty is the provider's default. */
+  sampling: Sampling;
 }
 
 /** What the re-run sends: a model by reference, its messages and stream options. */
@@ -34,7 +34,7 @@ export interface VariantRequest {
   options: Record<string, unknown>;
 }
 
-export type DraftField = "model" | "systemPrompt" | "messages" | "temperature" | "maxTokens";
+export type DraftField = "model" | "systemPrompt" | "messages";
 export interface DraftProblem {
   field: DraftField;
   message: string;
@@ -61,15 +61,22 @@ export function seedDraft(call: CallRecord, messages: readonly Message[]): Varia
     systemPrompt: systemText(messages[0]),
     messagesJson: JSON.stringify(messages, null, 2),
     reasoning: typeof options.reasoning === "string" ? options.reasoning : "",
-    temperature: typeof options.temperature === "number" ? String(options.temperature) : "",
-    maxTokens: typeof options.maxTokens === "number" ? String(options.maxTokens) : "",
+    sampling: storedSampling({
+      temperature: options.temperature,
+      maxTokens: options.maxTokens,
+      params: options.samplingParams,
+    }),
   };
 }
 
-/** The request a draft sends, starting from the recorded call's options; or every problem, by field. */
+/**
+ * The request a draft sends, starting from the recorded call's options, with the draft's sampling as a model
+ * of `api` takes it; or every problem, by field.
+ */
 export function buildVariantRequest(
   draft: VariantDraft,
   recordedOptions: Record<string, unknown>,
+  api: string,
 ): DraftResult {
   const problems: DraftProblem[] = [];
   if (draft.provider.trim() === "" || draft.modelId.trim() === "")
@@ -87,30 +94,15 @@ export function buildVariantRequest(
   const options: Record<string, unknown> = { ...recordedOptions };
   delete options.temperature;
   delete options.maxTokens;
+  delete options.samplingParams;
   delete options.reasoning;
   if (draft.reasoning !== "") options.reasoning = draft.reasoning;
-  const temperature = numberField(draft.temperature);
-  if (temperature !== undefined) {
-    const problem = temperatureProblem(temperature);
-    if (problem) problems.push({ field: "temperature", message: problem });
-    else options.temperature = temperature;
-  }
-  const maxTokens = numberField(draft.maxTokens);
-  if (maxTokens !== undefined) {
-    const problem = maxTokensProblem(maxTokens);
-    if (problem) problems.push({ field: "maxTokens", message: problem });
-    else options.maxTokens = maxTokens;
-  }
+  Object.assign(options, samplingOptions(draft.sampling, api));
   if (problems.length > 0 || !messages) return { ok: false, problems };
   return {
     ok: true,
     request: { provider: draft.provider.trim(), modelId: draft.modelId.trim(), messages, options },
   };
-}
-
-/** "" is no value; anything else is read as a number (NaN when it is not one, which the check refuses). */
-function numberField(text: string): number | undefined {
-  return text.trim() === "" ? undefined : Number(text.trim());
 }
 
 function readMessages(source: string, problems: DraftProblem[]): Message[] | undefined {
