@@ -166,3 +166,46 @@ test("a session replayed from its first fact: unchanged it reproduces every call
   ).toHaveText("First divergence: call 3.");
   await fresh.close();
 });
+
+test("a replay that stops on a tool call the recording has no result for says so in the chat, which leads to its question", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  // Recorded with calculate switched off: Mirror was asked to call it and could not.
+  await page.getByRole("button", { name: "Tools" }).click();
+  const tools = page.getByRole("dialog", { name: "Tools" });
+  await tools.getByRole("checkbox", { name: "calculate offered to the model" }).uncheck();
+  await tools.getByRole("button", { name: "Close" }).click();
+  await sendMessage(page, 'call calculate with {"expression": "6 * 7"}');
+  await expect(lastReply(page)).not.toContainText("calculate returned");
+
+  // Replayed with calculate offered: Mirror calls it, and the recording has no result for it.
+  const view = await openReplay(page);
+  const form = view.getByRole("form", { name: "Replay from a fact" });
+  await form
+    .getByRole("group", { name: "Tools offered" })
+    .getByRole("checkbox", { name: "calculate" })
+    .check();
+  await form.getByRole("button", { name: "Replay" }).click();
+  await expect(view.getByRole("group", { name: "Tool call without a recorded result" })).toBeVisible({
+    timeout: 30_000,
+  });
+  // The person is looking elsewhere in the inspector: the chat says what waits, naming the tool.
+  await page.getByRole("tab", { name: "Facts and model view" }).click();
+  const notice = page.getByRole("region", { name: "The replay waits for you" });
+  await expect(notice).toContainText("It called calculate with");
+  await expect(notice).toContainText('{"expression":"6 * 7"}');
+  await expectAccessible(page, "a replay waiting on a tool call without a recorded result");
+
+  // It leads to the question: the replay view, the cursor in the result to type.
+  await notice.getByRole("button", { name: "Answer in the replay" }).click();
+  const result = view.getByRole("textbox", { name: "Result to give the model" });
+  await expect(result).toBeFocused();
+  await result.fill("42");
+  await view.getByRole("button", { name: "Use this result" }).click();
+  await expect(view.getByRole("region", { name: "Replay in progress" })).toContainText("The replay is over", {
+    timeout: 30_000,
+  });
+  await expect(lastReply(page)).toContainText("calculate returned: 42");
+  await expect(notice).toHaveCount(0);
+});
