@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DIFF_MAX_CHARS, payloadDiff, replyText, wordDiff } from "./output-diff.ts";
+import { collapseShared, DIFF_MAX_CHARS, payloadDiff, replyText, wordDiff } from "./output-diff.ts";
 
 describe("comparing a variant's output and payload with its original's", () => {
   it("marks the words only one side has", () => {
@@ -52,5 +52,42 @@ describe("comparing a variant's output and payload with its original's", () => {
         ],
       } as never),
     ).toBe('[thinking] hm\nLet me look.\n[tool call] lookup {"id":7}');
+  });
+
+  it("leaves out long stretches a payload diff shares, keeping three lines beside each change", () => {
+    const messages = Array.from({ length: 40 }, (_, index) => `message ${index}`);
+    const diff = payloadDiff({ model: "a", messages }, { model: "a", messages: [...messages, "new one"] });
+    if (!diff.ok) throw new Error(diff.reason);
+    const text = diff.parts.map((part) => `${part.kind}:${part.text}`).join("");
+    // 42 shared lines before the change (the last message gains a comma): all but the three above it are
+    // left out, and said so.
+    expect(diff.parts[0]).toEqual({ kind: "skipped", text: "⋯ 39 unchanged lines ⋯\n" });
+    expect(text).toContain('"message 38"');
+    expect(text).not.toContain('"message 35"');
+    expect(diff.parts.some((part) => part.kind === "added" && part.text.includes('"new one"'))).toBe(true);
+    // Nothing is left out of a diff that is short, or that says the two are the same.
+    expect(payloadDiff({ a: 1 }, { a: 2 }).ok && payloadDiff({ a: 1 }, { a: 2 })).toMatchObject({
+      parts: [{ kind: "same" }, { kind: "removed" }, { kind: "added" }, { kind: "same" }],
+    });
+  });
+
+  it("keeps context on both sides of a change between two others, and the text's lines whole", () => {
+    const lines = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, index) => `l${from + index}\n`).join("");
+    const parts = collapseShared(
+      [
+        { kind: "removed", text: "a\n" },
+        { kind: "same", text: lines(0, 10) },
+        { kind: "added", text: "b\n" },
+      ],
+      3,
+    );
+    expect(parts).toEqual([
+      { kind: "removed", text: "a\n" },
+      { kind: "same", text: "l0\nl1\nl2\n" },
+      { kind: "skipped", text: "⋯ 4 unchanged lines ⋯\n" },
+      { kind: "same", text: "l7\nl8\nl9\n" },
+      { kind: "added", text: "b\n" },
+    ]);
   });
 });

@@ -5,9 +5,12 @@ import { replyText } from "../messages/reply-text.ts";
 
 export { replyText };
 
-/** One run of a diff: text both sides share, or text only the original (removed) or the variant (added) has. */
+/**
+ * One run of a diff: text both sides share, text only the original (removed) or the variant (added) has,
+ * or, in a line diff, a long stretch both share that is left out (`skipped`, its text saying how much).
+ */
 export interface DiffPart {
-  kind: "same" | "added" | "removed";
+  kind: "same" | "added" | "removed" | "skipped";
   text: string;
 }
 
@@ -28,11 +31,38 @@ export function wordDiff(before: string, after: string): TextDiff {
   return limited(before, after, () => diffWordsWithSpace(before, after, LIMITS));
 }
 
-/** The line diff of two provider payloads, each formatted as indented JSON. */
+/**
+ * Lines of shared text kept on each side of a change in a line diff; longer shared stretches are left out,
+ * as a code review's diff does, so the changes of a long payload are found without scrolling past it.
+ */
+export const DIFF_CONTEXT_LINES = 3;
+
+/** The line diff of two provider payloads, each formatted as indented JSON, long shared stretches left out. */
 export function payloadDiff(before: unknown, after: unknown): TextDiff {
   const left = formatJson(before);
   const right = formatJson(after);
-  return limited(left, right, () => diffLines(left, right, LIMITS));
+  const diff = limited(left, right, () => diffLines(left, right, LIMITS));
+  return diff.ok && diff.changed ? { ...diff, parts: collapseShared(diff.parts, DIFF_CONTEXT_LINES) } : diff;
+}
+
+/** Shared runs of a line diff cut to `context` lines beside each change, the rest named as skipped. */
+export function collapseShared(parts: readonly DiffPart[], context: number): DiffPart[] {
+  return parts.flatMap((part, index): DiffPart[] => {
+    if (part.kind !== "same") return [part];
+    const endsLine = part.text.endsWith("\n");
+    const lines = (endsLine ? part.text.slice(0, -1) : part.text).split("\n");
+    // Context after the change before this run, and before the change after it; none at either end.
+    const head = index === 0 ? 0 : context;
+    const tail = index === parts.length - 1 ? 0 : context;
+    const hidden = lines.length - head - tail;
+    if (hidden <= 1) return [part];
+    const kept: DiffPart[] = [];
+    if (head > 0) kept.push({ kind: "same", text: `${lines.slice(0, head).join("\n")}\n` });
+    kept.push({ kind: "skipped", text: `⋯ ${hidden.toLocaleString("en")} unchanged lines ⋯\n` });
+    if (tail > 0)
+      kept.push({ kind: "same", text: `${lines.slice(-tail).join("\n")}${endsLine ? "\n" : ""}` });
+    return kept;
+  });
 }
 
 const LIMITS = { maxEditLength: DIFF_MAX_EDITS, timeout: DIFF_TIMEOUT_MS };
