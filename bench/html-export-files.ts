@@ -34,5 +34,5 @@ export async function htmlExportFiles(
     last && "content" in last && Array.isArray(last.content)
       ? (last.content.find((block) => block.type === "text")?.text ?? "")
       : "";
-  return { json, html: await buildHtmlExport(json, title, assets), lastText };
+  return { json, html: await buildHtmlExport(json, assets), lastText };
 }

@@ -52,7 +52,7 @@ function elementText(html: string, opening: string, tag: string): string {
 describe("a session exported as one HTML file", () => {
   it("embeds the JSON export so that nothing in it can close its block, and reads it back unchanged", async () => {
     const json = exportSession(hostileSession(), "json", 0).text;
-    const html = await buildHtmlExport(json, hostileSession().title, ASSETS);
+    const html = await buildHtmlExport(json, ASSETS);
     const data = elementText(html, `<script type="application/json" id="${EMBEDDED_SESSION_ID}">`, "script");
     expect(data).not.toMatch(/[<>&\u2028\u2029]/);
     expect(JSON.parse(data)).toEqual(JSON.parse(json));
@@ -63,7 +63,7 @@ describe("a session exported as one HTML file", () => {
   });
 
   it("inlines the viewer so that its code cannot end its element, and allows only that script", async () => {
-    const html = await buildHtmlExport("{}", "t", ASSETS);
+    const html = await buildHtmlExport("{}", ASSETS);
     const script = elementText(html, '<script type="module">', "script");
     expect(script).toContain("main();");
     expect(script).not.toContain("<!--");
@@ -88,12 +88,22 @@ describe("a session exported as one HTML file", () => {
     ]);
   });
 
+  it("carries none of a key, an e-mail address or a home folder under strict, its page title included", async () => {
+    const leaks = ["sk-test-ABCDEF1234567890", "alice@example.com", "/home/alice/project"];
+    const session = { ...snapshot(), title: `notes ${leaks.join(" ")}` };
+    const json = exportSession(session, "json", 0).text;
+    for (const leak of leaks) expect(json).toContain(leak);
+    const html = await buildHtmlExport(redactFile(json, { kind: "json", indent: 2 }, "strict").text, ASSETS);
+    for (const leak of [...leaks, "alice"]) expect(html).not.toContain(leak);
+    expect(html).toMatch(/<title>notes .* · pi playground<\/title>/);
+  });
+
   it("imports as the session it was exported from, redaction included", async () => {
     const json = exportSession(hostileSession(), "json", 0).text;
     const secret = json.replace("end </script>", "end sk-test-ABCDEF1234567890abcd </script>");
     const redacted = redactFile(secret, { kind: "json", indent: 2 }, "secrets").text;
     expect(redacted).not.toContain("sk-test-ABCDEF1234567890abcd");
-    const html = await buildHtmlExport(redacted, "t", ASSETS);
+    const html = await buildHtmlExport(redacted, ASSETS);
     expect(looksLikeHtml(html)).toBe(true);
     const fromHtml = parseSessionFile(html, "s.html");
     const fromJson = parseSessionFile(redacted, "s.json");
@@ -105,7 +115,7 @@ describe("a session exported as one HTML file", () => {
   });
 
   it("refuses another page, a file cut short and a block that is not JSON, each saying so", async () => {
-    const html = await buildHtmlExport(exportSession(snapshot(), "json", 0).text, "t", ASSETS);
+    const html = await buildHtmlExport(exportSession(snapshot(), "json", 0).text, ASSETS);
     const refusal = (text: string) => {
       try {
         parseSessionFile(text, "page.html");

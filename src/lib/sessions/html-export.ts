@@ -44,6 +44,18 @@ function inlineSafe(text: string, tag: "script" | "style"): string {
   return tag === "script" ? closed.replaceAll("<!--", "\\x3C!--") : closed;
 }
 
+/** The title a JSON export carries ("Session" when it carries none). */
+function exportTitle(sessionJson: string): string {
+  try {
+    const parsed: unknown = JSON.parse(sessionJson);
+    if (parsed && typeof parsed === "object" && "title" in parsed && typeof parsed.title === "string")
+      return parsed.title;
+  } catch {
+    // Not JSON: the viewer says so when it opens; the page still gets a title.
+  }
+  return "Session";
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
@@ -71,12 +83,12 @@ export function exportPolicy(scriptHash: string): string {
   ].join("; ");
 }
 
-/** The HTML file of a session: `sessionJson` is the session's JSON export, already redacted. */
-export async function buildHtmlExport(
-  sessionJson: string,
-  title: string,
-  assets: ViewerAssets,
-): Promise<string> {
+/**
+ * The HTML file of a session: `sessionJson` is the session's JSON export, already redacted. Its page title
+ * is read from that export too, never passed beside it, so the title is redacted with the rest.
+ */
+export async function buildHtmlExport(sessionJson: string, assets: ViewerAssets): Promise<string> {
+  const title = exportTitle(sessionJson);
   const script = inlineSafe(assets.script, "script");
   const hash = await sha256Base64(script);
   return [
