@@ -146,6 +146,22 @@ test("the Mirror speed travels with each request and paces the reply", async ({ 
   await expect(page.getByRole("combobox", { name: "Mirror speed" })).toHaveValue("2");
 });
 
+test("the Mirror speed does not reset the simulated prompt cache: the next reply reads the session's prefix from it", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  const speed = page.getByRole("combobox", { name: "Mirror speed" });
+  await speed.selectOption("300");
+  await sendMessage(page, "first, fast");
+  await expect(lastReply(page)).toContainText("cache write");
+  await expect(lastReply(page)).not.toContainText("cached");
+  // Another pace for the next call: its prompt begins with the first call's, so that much is read from the cache.
+  await speed.selectOption("75");
+  await sendMessage(page, "second, slower");
+  await expect(page.getByRole("article", { name: "Assistant reply", exact: true })).toHaveCount(2);
+  await expect(lastReply(page)).toContainText(/cached \d/);
+});
+
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 

@@ -69,3 +69,36 @@ describe("the mirror provider's payload", () => {
     expect(textOf(reply)).toContain("> replaced");
   });
 });
+
+describe("the mirror's simulated prompt cache", () => {
+  const paced = models.getModel("mirror", "mirror");
+  if (!paced) throw new Error("no mirror model");
+
+  /** Two turns of one session, the first at `firstSpeed`, the second at `secondSpeed`; the second's usage. */
+  async function secondTurnUsage(sessionId: string, firstSpeed: number, secondSpeed: number) {
+    const ask = (messages: Message[], speed: number) =>
+      models
+        .streamSimple(paced!, normalizeContext({ messages }), {
+          sessionId,
+          metadata: { mirrorTokensPerSecond: speed },
+        })
+        .result();
+    const first = await ask([user("hello")], firstSpeed);
+    const second = await ask([user("hello"), first, user("and again")], secondSpeed);
+    return { first: first.usage, second: second.usage };
+  }
+
+  it("does not begin anew when the speed changes: a session's cached tokens are those of an unchanged speed", async () => {
+    const same = await secondTurnUsage("same-speed", 300, 300);
+    const changed = await secondTurnUsage("speed-changed", 300, 75);
+    expect(same.second.cacheRead).toBeGreaterThan(0);
+    expect(changed.second).toEqual(same.second);
+    expect(changed.first).toEqual(same.first);
+  });
+
+  it("is kept per session: another session's first turn reads nothing from it", async () => {
+    const other = await secondTurnUsage("another-session", 75, 300);
+    expect(other.first.cacheRead).toBe(0);
+    expect(other.first.cacheWrite).toBeGreaterThan(0);
+  });
+});

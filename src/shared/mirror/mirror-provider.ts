@@ -1,13 +1,19 @@
 import {
+  createAssistantMessageEventStream,
   createFauxCore,
   createProvider,
   fauxAssistantMessage,
   normalizeContext,
+  type AssistantMessage,
+  type AssistantMessageEventStream,
   type FauxModelDefinition,
   type Message,
+  type Model,
   type Provider,
   type ProviderStreams,
   type SimpleStreamOptions,
+  type TranscriptContext,
+  type Usage,
 } from "@earendil-works/pi-ai";
 import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
 import { isObject } from "../is-object.ts";
@@ -86,12 +92,12 @@ const INSTANT_MODELS = [mirrorModel(MIRROR_UNPACED_ID, "Mirror, unpaced (offline
  * deterministic.
  */
 export function createMirrorProvider(): Provider {
-  const fauxCore = (models: FauxModelDefinition[], tokensPerSecond?: number) =>
+  const fauxCore = (models: FauxModelDefinition[], tokensPerSecond?: number, tokenSize = 1) =>
     createFauxCore({
       api: MIRROR_API,
       provider: MIRROR_PROVIDER_ID,
       models,
-      tokenSize: { min: 1, max: 1 },
+      tokenSize: { min: tokenSize, max: tokenSize },
       ...(tokensPerSecond ? { tokensPerSecond } : {}),
     });
   const paced = fauxCore(PACED_MODELS, PACED_TOKENS_PER_SECOND);
@@ -106,6 +112,28 @@ export function createMirrorProvider(): Provider {
       chosen.set(speed, core);
     }
     return core;
+  };
+
+  // One simulated prompt cache for every pace. A faux core paces at the one speed it was made with and keeps
+  // its own cache, so with a core per pace a session's cache began anew whenever the pace changed (another
+  // speed chosen, or a long reply going to the faster core) and its cached-token figures jumped with no change
+  // to the context. Every reply's usage is therefore worked out by this one unpaced core, with the same
+  // estimate, and replaces the pacing core's. It streams each block as one chunk: it is only counting.
+  const ledger = fauxCore([...PACED_MODELS, ...INSTANT_MODELS], undefined, LEDGER_TOKEN_SIZE);
+  const usageOf = async (
+    message: AssistantMessage,
+    model: Model<string>,
+    context: TranscriptContext,
+    options: SimpleStreamOptions | undefined,
+  ): Promise<Usage> => {
+    ledger.appendResponses([message]);
+    const counted = await ledger
+      .streamSimple(model, context, {
+        ...(options?.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+        ...(options?.cacheRetention === undefined ? {} : { cacheRetention: options.cacheRetention }),
+      })
+      .result();
+    return counted.usage;
   };
 
   const streams: ProviderStreams = {
@@ -129,16 +157,20 @@ export function createMirrorProvider(): Provider {
             ? fast
             : paced;
       const onPayload = options?.onPayload;
+      const normalized = normalizeContext({ messages: payload.messages });
+      let usage: Usage | undefined;
       core.appendResponses([
         async () => {
           // Handed over and awaited just before the reply "is requested", as adapters do; a hook that
           // aborts the request's signal (a preview) stops it here: the faux stream then ends aborted.
           const replaced = onPayload ? replacedPayload(await onPayload(payload, model)) : undefined;
           const answer = replaced ? mirrorReply(replaced.messages, { thinking }) : turn;
-          return fauxAssistantMessage(answer.content, { stopReason: answer.stopReason });
+          const message = fauxAssistantMessage(answer.content, { stopReason: answer.stopReason });
+          usage = await usageOf(message, model, normalized, options);
+          return message;
         },
       ]);
-      return core.streamSimple(model, normalizeContext({ messages: payload.messages }), options);
+      return withUsage(core.streamSimple(model, normalized, options), () => usage);
     },
     stream(model, context, options) {
       return streams.streamSimple(model, context, options);
@@ -152,6 +184,43 @@ export function createMirrorProvider(): Provider {
     models: [...paced.models, ...instant.models],
     api: streams,
   });
+}
+
+/** Large enough that the ledger streams every block as one chunk. */
+const LEDGER_TOKEN_SIZE = 2 ** 40;
+
+/**
+ * The same stream, its events passed on as they come, with the final message's usage replaced by the one
+ * `usage()` gives (when it gives one).
+ */
+function withUsage(
+  source: AssistantMessageEventStream,
+  usage: () => Usage | undefined,
+): AssistantMessageEventStream {
+  const stream = createAssistantMessageEventStream();
+  const counted = (message: AssistantMessage): AssistantMessage => {
+    const replacement = usage();
+    return replacement ? { ...message, usage: replacement } : message;
+  };
+  void (async () => {
+    for await (const event of source) {
+      if (event.type === "done") {
+        const message = counted(event.message);
+        stream.push({ ...event, message });
+        stream.end(message);
+        return;
+      }
+      if (event.type === "error") {
+        const error = counted(event.error);
+        stream.push({ ...event, error });
+        stream.end(error);
+        return;
+      }
+      stream.push(event);
+    }
+    stream.end();
+  })();
+  return stream;
 }
 
 function replyLength(blocks: readonly MirrorBlock[]): number {
