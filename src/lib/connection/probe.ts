@@ -14,7 +14,9 @@ export const PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * Is there a proxy at the page's own address (`npm start`, `npm run dev`)? It hands its token to its own
- * pages. A static host answers 404 or its index page instead: then the offline models run in the page.
+ * pages. A static host answers with the build's own `api/session` file (public/api/session: no token, so no
+ * proxy; being a file that exists, asking costs no "404" in the console on every load), or with 404 or its
+ * index page where that file was not deployed: then the offline models run in the page.
  */
 export async function probeOwnServer(pageUrl: string, fetchImpl: typeof fetch): Promise<ProbeResult> {
   let response: Response;
