@@ -50,10 +50,10 @@ test.describe("with the system in dark mode", () => {
 
   test("Light can be chosen over the system's dark and is remembered across visits", async ({ page }) => {
     await openPlayground(page);
-    await page.getByRole("button", { name: "Theme" }).click();
+    await page.getByRole("button", { name: "Settings" }).click();
     await page.getByRole("menuitemradio", { name: /^Light/ }).click();
     expect(await backgroundLuminance(root(page))).toBeGreaterThan(0.8);
-    await page.getByRole("button", { name: "Theme" }).click();
+    await page.getByRole("button", { name: "Settings" }).click();
     await expect(page.getByRole("menuitemradio", { name: /^Light/ })).toHaveAttribute("aria-checked", "true");
     await page.keyboard.press("Escape");
 
@@ -62,7 +62,7 @@ test.describe("with the system in dark mode", () => {
     expect(await backgroundLuminance(root(page))).toBeGreaterThan(0.8);
     await expectAccessible(page, "light chosen under a dark system");
 
-    await page.getByRole("button", { name: "Theme" }).click();
+    await page.getByRole("button", { name: "Settings" }).click();
     await page.getByRole("menuitemradio", { name: /^System/ }).click();
     expect(await backgroundLuminance(root(page))).toBeLessThan(0.05);
   });
@@ -73,7 +73,7 @@ test.describe("before the app's code has run", () => {
 
   test("a remembered Light choice is already applied: no dark flash", async ({ page }) => {
     await openPlayground(page);
-    await page.getByRole("button", { name: "Theme" }).click();
+    await page.getByRole("button", { name: "Settings" }).click();
     await page.getByRole("menuitemradio", { name: /^Light/ }).click();
     // Only the page and its stylesheet load now: the app's scripts are refused.
     await page.route(/\/assets\/.*\.js$/, (route) => route.abort());

@@ -1,4 +1,16 @@
-import { expect, lastReply, openPlayground, readStoredSession, sendMessage, test } from "./support.ts";
+import type { Page } from "@playwright/test";
+import {
+  expect,
+  expectAccessible,
+  lastReply,
+  openPlayground,
+  readStoredSession,
+  sendMessage,
+  test,
+} from "./support.ts";
+
+const sessionsPane = (page: Page) => page.getByRole("region", { name: "Sessions" });
+const storagePanel = (page: Page) => page.getByRole("dialog", { name: "Storage" });
 
 test.describe("when the disk is full", () => {
   test.beforeEach(async ({ page }) => {
@@ -40,6 +52,11 @@ test.describe("when the disk is full", () => {
     await expect(banner).toContainText("2 unsaved changes are kept in this tab");
     await expect(banner.getByRole("button", { name: "Export this session" })).toBeVisible();
     expect((await readStoredSession(page)).roles).toEqual(["system", "user", "assistant"]);
+    // The sessions pane keeps a short warning while the changes are not stored.
+    const unsavedWarning = sessionsPane(page).getByRole("button", {
+      name: "A session has changes that could not be saved",
+    });
+    await expect(unsavedWarning).toBeVisible();
 
     // Leaving the session now would drop what is only in memory: the switch waits, and says why.
     await page.getByRole("button", { name: "New session", exact: true }).click();
@@ -58,6 +75,7 @@ test.describe("when the disk is full", () => {
       if (await retry.isVisible()) await retry.click({ timeout: 1_000 });
       await expect(banner).toBeHidden({ timeout: 1_000 });
     }).toPass({ timeout: 20_000 });
+    await expect(unsavedWarning).toBeHidden();
     expect((await readStoredSession(page)).roles).toEqual([
       "system",
       "user",
@@ -243,14 +261,68 @@ test.describe("when IndexedDB is unavailable", () => {
     ).toContainText("IndexedDB is unavailable");
     await sendMessage(page, "still works");
     await expect(lastReply(page).locator("blockquote")).toHaveText("still works", { timeout: 15_000 });
-    await expect(page.getByRole("region", { name: "Storage" })).toContainText("in memory only");
+    // The sessions pane warns, and its warning opens the Storage panel that says what memory-only means.
+    await sessionsPane(page)
+      .getByRole("button", { name: "In memory only: sessions end with this tab" })
+      .click();
+    await expect(storagePanel(page)).toContainText("reloading or closing the tab ends every session");
+    await expect(storagePanel(page).getByRole("button", { name: /Keep my data/ })).toHaveCount(0);
+    await expectAccessible(page, "storage panel, memory only");
   });
 });
 
-test("the playground asks for persistent storage and shows the answer with the space used", async ({
+test("the Storage panel shows the space used and whether the browser keeps the data, and asks to keep it", async ({
   page,
 }) => {
   await openPlayground(page);
-  const storage = page.getByRole("region", { name: "Storage" });
-  await expect(storage).toContainText(/Storage: .+ used of .+ ·\s+(persistent|may be evicted)/);
+  // Healthy storage: the sessions pane has no warning, only the way to the panel.
+  await expect(
+    sessionsPane(page).getByRole("button", { name: /could not be saved|full|evict|memory/ }),
+  ).toHaveCount(0);
+  await page.getByRole("button", { name: "Settings" }).click();
+  await page.getByRole("menuitem", { name: "Storage…" }).click();
+  const panel = storagePanel(page);
+  await expect(panel).toContainText(
+    /Used\s*\d+(\.\d)? (bytes|kB|MB|GB) of \d+(\.\d)? (kB|MB|GB|bytes) \(\d+%\)/,
+  );
+  await expect(panel).toContainText(/Kept\s*(Persistent|May be evicted)/);
+  await expect(panel.getByRole("meter", { name: "Share of the storage quota used" })).toBeVisible();
+  await expectAccessible(page, "storage panel");
+  const keep = panel.getByRole("button", { name: "Keep my data (persistent storage)" });
+  if (await keep.isVisible()) {
+    await keep.click();
+    await expect(panel.getByRole("status")).toContainText(/^(Granted|Not granted): /);
+  }
+  await panel.getByRole("button", { name: "Close" }).click();
+  await expect(panel).toHaveCount(0);
+  // Focus goes back where it came from: the menu's button.
+  await expect(page.getByRole("button", { name: "Settings" })).toBeFocused();
+  // The sessions pane opens the same panel.
+  await sessionsPane(page).getByRole("button", { name: "Storage…" }).click();
+  await expect(storagePanel(page)).toBeVisible();
+});
+
+test.describe("when storage is nearly full", () => {
+  test.beforeEach(async ({ page }) => {
+    // The browser reports 90% of its quota used (the estimate only: writes still work).
+    await page.addInitScript(() => {
+      const quota = 2 * 1024 ** 3;
+      StorageManager.prototype.estimate = () => Promise.resolve({ usage: quota * 0.9, quota });
+    });
+  });
+
+  test("the sessions pane warns, the header's menu marks Storage, and the panel shows the share", async ({
+    page,
+  }) => {
+    await openPlayground(page);
+    const warning = sessionsPane(page).getByRole("button", { name: "Storage 90% full" });
+    await expect(warning).toBeVisible();
+    await page.getByRole("button", { name: "Settings" }).click();
+    await expect(page.getByRole("menuitem", { name: "Storage… (needs attention)" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await warning.click();
+    await expect(storagePanel(page)).toContainText("Storage 90% full.");
+    await expect(storagePanel(page)).toContainText("1.8 GB of 2 GB (90%)");
+    await expectAccessible(page, "storage panel, nearly full");
+  });
 });

@@ -1,6 +1,7 @@
 import type { Notices } from "../notices/notices.svelte.ts";
 import type { WriterStatus } from "../storage/session-writer.ts";
 import type { StorageInfo, StorageKind, UnsavedActions } from "./storage-info.ts";
+import { storageWarning, type StorageWarning } from "./storage-warning.ts";
 
 /**
  * How the browser's storage is doing: which store the playground uses, how full it is, whether the
@@ -12,6 +13,18 @@ export class StorageHealth {
   #kind = $state<StorageKind>("indexeddb");
   #info = $state.raw<StorageInfo | undefined>(undefined);
   #replaced = $state(false);
+  #persistenceRefused = $state(false);
+  /** The sessions whose latest report says changes could not be written; replaced on each change. */
+  #failing = $state.raw<ReadonlySet<string>>(new Set());
+  /** What the sessions pane warns of, when anything: see storage-warning.ts for the rule. */
+  readonly #warning = $derived(
+    storageWarning({
+      kind: this.#kind,
+      info: this.#info,
+      persistenceRefused: this.#persistenceRefused,
+      failingSessions: this.#failing.size,
+    }),
+  );
   /** The latest report per session: a report that waited for the storage estimate must not overtake it. */
   readonly #reports = new Map<string, number>();
 
@@ -30,6 +43,16 @@ export class StorageHealth {
 
   get info(): StorageInfo | undefined {
     return this.#info;
+  }
+
+  /** The browser answered no when last asked to keep this site's data. */
+  get persistenceRefused(): boolean {
+    return this.#persistenceRefused;
+  }
+
+  /** Whether storage needs the user's attention, and in a few words why; undefined while it is healthy. */
+  get warning(): StorageWarning | undefined {
+    return this.#warning;
   }
 
   /** A newer version of the playground upgraded the database in another tab: this page must reload. */
@@ -54,6 +77,7 @@ export class StorageHealth {
   /** Ask the browser not to evict this site's data under storage pressure; returns whether it agreed. */
   async requestPersistence(): Promise<boolean> {
     const granted = (await globalThis.navigator?.storage?.persist?.()) ?? false;
+    this.#persistenceRefused = !granted;
     await this.refreshInfo();
     return granted;
   }
@@ -98,13 +122,23 @@ export class StorageHealth {
     const error = status.error;
     if (!error || status.unsaved === 0) {
       this.#notices.dismiss(key);
+      this.#setFailing(sessionId, false);
       return;
     }
+    this.#setFailing(sessionId, true);
     if (error.kind === "quota") await this.refreshInfo();
     if (this.#reports.get(sessionId) !== report) return;
     // The words are loaded with the first problem: most pages never have one.
     const { unsavedNotice } = await import("./storage-notices.ts");
     if (this.#reports.get(sessionId) !== report) return;
     this.#notices.post(unsavedNotice(key, title, status, error, this.#info, actions));
+  }
+
+  #setFailing(sessionId: string, failing: boolean): void {
+    if (this.#failing.has(sessionId) === failing) return;
+    const next = new Set(this.#failing);
+    if (failing) next.add(sessionId);
+    else next.delete(sessionId);
+    this.#failing = next;
   }
 }

@@ -1,7 +1,7 @@
 import { createContext } from "svelte";
 import type { FocusTargets } from "./focus-targets.ts";
 
-export type DialogName = "inject" | "shortcuts" | "tools";
+export type DialogName = "inject" | "shortcuts" | "tools" | "storage";
 
 interface Focusable {
   focus(): void;

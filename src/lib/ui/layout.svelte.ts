@@ -16,7 +16,7 @@ type SizeStorage = Pick<Storage, "getItem" | "setItem">;
 
 /**
  * Which panes are shown. Wide screens show the sessions sidebar, the chat and the inspector side by side
- * (sidebar and inspector can be hidden, and that is remembered). Narrow screens show one pane at a time:
+ * (the sidebar folds to a narrow rail of icons and the inspector can be hidden, and that is remembered). Narrow screens show one pane at a time:
  * chat or inspector as tabs, and the sessions in a drawer that starts closed.
  */
 export class Layout {
@@ -75,6 +75,13 @@ export class Layout {
   /** The sessions list beside the chat (wide screens). */
   get sidebarShown(): boolean {
     return !this.narrow && this.#sidebarOpen && !this.inspectorMaximised;
+  }
+  /**
+   * The sessions folded to a rail of icons (wide screens, sessions hidden). The inspector at the whole
+   * width has no rail beside it: it gives the width back when the sessions are asked for.
+   */
+  get railShown(): boolean {
+    return !this.narrow && !this.#sidebarOpen && !this.inspectorMaximised;
   }
   /** The sessions list as a modal drawer (narrow screens). */
   get drawerOpen(): boolean {

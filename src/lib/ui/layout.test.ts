@@ -31,6 +31,28 @@ describe("layout", () => {
     const again = new Layout(() => false, flags);
     expect(again.inspectorShown).toBe(true);
     expect(again.sidebarShown).toBe(false);
+    expect(again.railShown).toBe(true);
+  });
+
+  it("folds the sessions to a rail on a wide screen, and never on a narrow one or beside a maximised inspector", () => {
+    const flags = memoryFlags();
+    const layout = new Layout(() => false, flags);
+    expect(layout.railShown).toBe(false);
+    layout.toggleSessions();
+    expect(layout.railShown).toBe(true);
+    expect(layout.sessionsShown).toBe(false);
+    layout.toggleInspector();
+    layout.toggleMaximised();
+    expect(layout.inspectorMaximised).toBe(true);
+    expect(layout.railShown).toBe(false);
+    layout.toggleMaximised();
+    expect(layout.railShown).toBe(true);
+    layout.toggleSessions();
+    expect(layout.railShown).toBe(false);
+    expect(layout.sidebarShown).toBe(true);
+
+    const narrow = new Layout(() => true, memoryFlags({ "pi-playground:sessions": false }));
+    expect(narrow.railShown).toBe(false);
   });
 
   it("on a narrow screen keeps the drawer closed at first and shows chat or inspector, one at a time", () => {
