@@ -17,7 +17,12 @@ export const SHEET: readonly SheetRow[] = [
   { keys: ["i"], action: "inspector", description: "Show or hide the inspector", singleKey: true },
   { keys: ["f"], action: "facts", description: "Go to the facts list in the inspector", singleKey: true },
   { keys: ["n"], action: "inject", description: "Inject a message", singleKey: true },
-  { keys: ["s"], action: "sessions", description: "Show or hide the sessions", singleKey: true },
+  {
+    keys: ["s"],
+    action: "sessions",
+    description: "Show the sessions or fold them to the rail",
+    singleKey: true,
+  },
   { keys: ["a"], action: "approval", description: "Go to the request waiting for approval", singleKey: true },
   { keys: ["Esc"], action: "stop", description: "Stop the run (while the agent is working)" },
   { keys: ["↑", "↓", "j", "k"], description: "In a list: move between facts or model messages" },
