@@ -6,6 +6,7 @@ import {
   lastReply,
   openPlayground,
   pickModel,
+  rawPayload,
   sendMessage,
   test,
 } from "./support.ts";
@@ -31,7 +32,7 @@ const previewPanel = (page: Page) => page.getByRole("article", { name: "Next cal
 async function previewedPayload(page: Page): Promise<unknown> {
   const panel = previewPanel(page);
   await expect(panel).toContainText("nothing reached the provider", { timeout: 15_000 });
-  return JSON.parse((await panel.locator("pre").textContent()) ?? "null") as unknown;
+  return JSON.parse(await rawPayload(panel)) as unknown;
 }
 
 /** The "What the model saw" action of the chat message at this (1-based) position. */
@@ -86,9 +87,9 @@ test("Preview next call shows the very body the provider then receives, and send
   );
   await expect(call.getByRole("region", { name: "Model view as sent" }).getByRole("listitem")).toHaveCount(4);
   await expect(call.getByRole("region", { name: "Provider view" }).getByRole("listitem")).toHaveCount(4);
-  const payload = call.getByRole("region", { name: "Provider payload" }).locator("pre");
-  expect(JSON.parse((await payload.textContent()) ?? "null")).toEqual(received[1]);
   await expectAccessible(page, "calls view, three layers side by side");
+  const payload = call.getByRole("region", { name: "Provider payload" });
+  expect(JSON.parse(await rawPayload(payload))).toEqual(received[1]);
 });
 
 test("with an empty composer the preview is the session as it stands, built by a real provider's adapter", async ({

@@ -4,7 +4,7 @@ import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages"
 import { createMirrorProvider } from "../src/shared/mirror/mirror-provider.ts";
 import { FAKE_OPENAI_KEY, FIXTURE_PORT, staticUrl } from "./ports.ts";
 import { readStoredCalls, storedCalls, type StoredCall } from "./stored-calls.ts";
-import { expect, factRow, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+import { expect, factRow, lastReply, openPlayground, rawPayload, sendMessage, test } from "./support.ts";
 
 /** The loopback OpenAI-compatible fixture that playwright.config.ts starts as the local server. */
 const FIXTURE = `http://127.0.0.1:${FIXTURE_PORT}`;
@@ -100,7 +100,7 @@ test("Mirror, after a stopped reply, answers from what a provider receives: left
   await page.getByRole("button", { name: "Preview next call" }).click();
   const preview = page.getByRole("article", { name: "Next call preview" });
   await expect(preview).toContainText("nothing reached the provider", { timeout: 15_000 });
-  const previewed = JSON.parse((await preview.locator("pre").textContent()) ?? "null") as {
+  const previewed = JSON.parse(await rawPayload(preview)) as {
     messages: Message[];
   };
   await lastReply(page).getByRole("button", { name: "Retry" }).click();

@@ -7,7 +7,7 @@ import { CONTEXT_DUMP_EXTENSION, PiProcess, piWorld, type PiWorld } from "./fixt
 import { liveState as liveStateAt } from "./fixtures/live-api.ts";
 import { startPlayground, type PlaygroundServer } from "./fixtures/playground-server.ts";
 import { LATE_PLAYGROUND_PORT, LIVE_TOKEN, PI_FIXTURE_PORT } from "./ports.ts";
-import { expect, expectAccessible, lastReply, openPlayground, test } from "./support.ts";
+import { expect, expectAccessible, lastReply, openPlayground, rawPayload, test } from "./support.ts";
 
 /**
  * A real pi coding agent (the pinned CLI, on a Node 22 from the registry, offline against a loopback
@@ -193,7 +193,7 @@ test("a live pi in the page: its facts as they come, its calls with pi's transcr
       );
       expect(bodies[index]?.pi?.transcript.value).toEqual(seen[index]);
       await call.getByRole("tab", { name: "Provider payload" }).click();
-      const shown = JSON.parse((await call.locator("pre").first().textContent()) ?? "null") as unknown;
+      const shown = JSON.parse(await rawPayload(call)) as unknown;
       expect(shown).toEqual(received.body);
     }
     await expectAccessible(page, "live pi call, payload");

@@ -6,6 +6,7 @@ import {
   factRow,
   lastReply,
   openPlayground,
+  rawPayload,
   readStoredFacts,
   sendMessage,
   test,
@@ -236,7 +237,7 @@ test("Preview next call counts the messages its payload holds, not the model vie
   await page.getByRole("button", { name: "Preview next call" }).click();
   const panel = page.getByRole("article", { name: "Next call preview" });
   await expect(panel).toContainText("nothing reached the provider", { timeout: 15_000 });
-  const payload = JSON.parse((await panel.locator("pre").textContent()) ?? "null") as { messages: unknown[] };
+  const payload = JSON.parse(await rawPayload(panel)) as { messages: unknown[] };
   // system, "never sent", "and now?": the aborted reply is in the model view, never in a request.
   expect(payload.messages).toHaveLength(3);
   await expect(panel).toContainText("4 model messages → 3 provider messages: 1 dropped; to mirror/mirror");

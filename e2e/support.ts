@@ -169,6 +169,15 @@ export async function expectAccessible(page: Page, state: string): Promise<void>
   expect(serious, `axe-core in "${state}"`).toEqual([]);
 }
 
+/**
+ * The exact text of a payload view (the provider payload, the next call's payload): shown as a tree at first,
+ * its Raw mode shows the text as captured, the text Copy payload copies.
+ */
+export async function rawPayload(container: Locator): Promise<string> {
+  await container.getByRole("button", { name: "Raw", exact: true }).click();
+  return (await container.locator("pre").first().textContent()) ?? "";
+}
+
 /** The page is no wider than the viewport: nothing makes it scroll sideways. */
 export async function expectNoHorizontalOverflow(page: Page, step: string): Promise<void> {
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({
