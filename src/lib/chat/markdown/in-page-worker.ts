@@ -22,6 +22,8 @@ export function inPageWorker(): WorkerLike {
             highlighter = import("./highlight.ts").then((module) => module.highlight);
             render = createBlockRenderer(await highlighter);
           }
+          if (ended) return;
+          worker.onmessage?.(new MessageEvent("message", { data: { id, parsing: true } }));
           response = { id, blocks: render(source) };
         } catch (error) {
           response = { id, error: error instanceof Error ? error.message : String(error) };

@@ -11,6 +11,12 @@ export interface MarkdownLimits {
   maxChars: number;
   /** A render in the worker that takes longer is abandoned (the worker is ended) for plain text. */
   timeBudgetMs: number;
+  /**
+   * How long the worker may take to be ready to parse (start, and load highlighting the first time a code
+   * block appears) before the source is shown as plain text. Not part of the time budget: on a busy machine
+   * loading alone may take longer than a parse is allowed.
+   */
+  loadBudgetMs: number;
   /** Sources up to this length are parsed on the main thread at once; longer ones go to the worker. */
   syncMaxChars: number;
 }
@@ -18,6 +24,7 @@ export interface MarkdownLimits {
 export const DEFAULT_MARKDOWN_LIMITS: MarkdownLimits = {
   maxChars: 200_000,
   timeBudgetMs: 1_000,
+  loadBudgetMs: 30_000,
   syncMaxChars: 1_000,
 };
 
@@ -25,6 +32,7 @@ export function markdownLimits(env: Record<string, unknown>): MarkdownLimits {
   return {
     maxChars: positiveInt(env.VITE_MARKDOWN_MAX_CHARS) ?? DEFAULT_MARKDOWN_LIMITS.maxChars,
     timeBudgetMs: positiveInt(env.VITE_MARKDOWN_TIME_BUDGET_MS) ?? DEFAULT_MARKDOWN_LIMITS.timeBudgetMs,
+    loadBudgetMs: positiveInt(env.VITE_MARKDOWN_LOAD_BUDGET_MS) ?? DEFAULT_MARKDOWN_LIMITS.loadBudgetMs,
     syncMaxChars: DEFAULT_MARKDOWN_LIMITS.syncMaxChars,
   };
 }

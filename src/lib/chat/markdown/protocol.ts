@@ -4,4 +4,9 @@ export interface RenderRequest {
   source: string;
 }
 
-export type RenderResponse = { id: number; blocks: string[] } | { id: number; error: string };
+/**
+ * `parsing`: the worker has what it needs (its code, and highlighting when the source has code) and starts
+ * parsing now; the time budget counts from here. Then the blocks, or an error.
+ */
+export type RenderResponse =
+  { id: number; parsing: true } | { id: number; blocks: string[] } | { id: number; error: string };

@@ -10,8 +10,17 @@ class FakeWorker implements WorkerLike {
   terminated = false;
   onmessage: ((event: MessageEvent<RenderResponse>) => void) | null = null;
   onerror: ((event: Event) => void) | null = null;
+  /** Whether the worker says it is parsing as soon as asked (false: it is still loading). */
+  ready = true;
   postMessage(message: RenderRequest): void {
     this.received.push(message);
+    if (this.ready) this.startParsing();
+  }
+  /** Say "parsing now" for the last request, as the worker does once it has loaded what it needs. */
+  startParsing(): void {
+    const request = this.received.at(-1);
+    if (!request) throw new Error("nothing asked");
+    this.onmessage?.({ data: { id: request.id, parsing: true } } as MessageEvent<RenderResponse>);
   }
   terminate(): void {
     this.terminated = true;
@@ -26,7 +35,7 @@ class FakeWorker implements WorkerLike {
   }
 }
 
-function setup(limits: Partial<MarkdownLimits> = {}) {
+function setup(limits: Partial<MarkdownLimits> = {}, ready = true) {
   const workers: FakeWorker[] = [];
   const parsedOnMainThread: string[] = [];
   const render = createBlockRenderer();
@@ -39,6 +48,7 @@ function setup(limits: Partial<MarkdownLimits> = {}) {
     sanitize: (html) => html,
     createWorker: () => {
       const worker = new FakeWorker();
+      worker.ready = ready;
       workers.push(worker);
       return worker;
     },
@@ -112,6 +122,34 @@ describe("MarkdownRenderer", () => {
     expect(outcomes.at(-1)).toMatchObject({ kind: "html" });
   });
 
+  it("does not count the worker's loading against the time budget, only its parse", () => {
+    vi.useFakeTimers();
+    const { renderer, workers } = setup({ timeBudgetMs: 1_000, loadBudgetMs: 30_000 }, false);
+    const outcomes: MarkdownOutcome[] = [];
+    const source = "```ts\nconst a = 1;\n```\n\n" + "text ".repeat(300);
+    renderer.request({}, source, (outcome) => outcomes.push(outcome));
+    // Loading highlighting on a busy machine: five seconds, far over the parse's budget.
+    vi.advanceTimersByTime(5_000);
+    expect(outcomes).toEqual([]);
+    expect(workers[0]?.terminated).toBe(false);
+    workers[0]?.startParsing();
+    vi.advanceTimersByTime(999);
+    workers[0]?.answer();
+    expect(outcomes).toEqual([expect.objectContaining({ kind: "html" })]);
+  });
+
+  it("ends a worker that never gets ready to parse, after the load budget, as not formatted", () => {
+    vi.useFakeTimers();
+    const { renderer, workers } = setup({ loadBudgetMs: 30_000 }, false);
+    const outcomes: MarkdownOutcome[] = [];
+    renderer.request({}, "# heading\n\n" + "text ".repeat(300), (outcome) => outcomes.push(outcome));
+    vi.advanceTimersByTime(29_999);
+    expect(outcomes).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(outcomes).toEqual([{ kind: "plain", reason: "failed" }]);
+    expect(workers[0]?.terminated).toBe(true);
+  });
+
   it("shows text over the size limit as plain text without parsing it anywhere", () => {
     const { renderer, workers, parsedOnMainThread } = setup({ maxChars: 5_000 });
     expect(renderer.now("x".repeat(5_001))).toEqual({
@@ -153,5 +191,6 @@ describe("markdownLimits", () => {
         maxChars: 5_000,
       },
     );
+    expect(markdownLimits({ VITE_MARKDOWN_LOAD_BUDGET_MS: "60000" }).loadBudgetMs).toBe(60_000);
   });
 });

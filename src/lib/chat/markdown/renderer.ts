@@ -53,8 +53,9 @@ const PAUSE_AFTER_MS = 50;
  * - sources up to `syncMaxChars` are parsed at once on the main thread (their worst case is a few ms);
  * - longer ones go to one worker, one request at a time, the newest source per requester replacing any
  *   it had waiting (a streamed reply asks for every frame; only its latest text matters);
- * - a request the worker has not answered within `timeBudgetMs` ends the worker, and that source and any
- *   continuation of it (the same reply, streamed further or shown again) are shown as plain text;
+ * - a request the worker has not answered within `timeBudgetMs` of starting to parse ends the worker, and
+ *   that source and any continuation of it (the same reply, streamed further or shown again) are shown as
+ *   plain text; the worker's start and its loading of highlighting are not counted (`loadBudgetMs` bounds them);
  * - sources over `maxChars` are plain text without trying;
  * - after a slow render the worker rests as long as it worked, so that a long stream re-rendered again and
  *   again cannot keep a core busy and slow the page's own thread on a small machine.
@@ -154,7 +155,8 @@ export class MarkdownRenderer {
         continue;
       }
       const id = this.#nextId++;
-      const timer = setTimeout(() => this.#overran(id), this.#options.limits.timeBudgetMs);
+      // Until the worker says it is parsing, it is starting or loading: that has its own, longer limit.
+      const timer = setTimeout(() => this.#notReady(id), this.#options.limits.loadBudgetMs);
       this.#job = { id, requester, source, deliver, timer, startedAt: performance.now(), cancelled: false };
       worker.postMessage({ id, source });
     }
@@ -177,6 +179,12 @@ export class MarkdownRenderer {
   #answered(response: RenderResponse): void {
     const job = this.#job;
     if (!job || response.id !== job.id) return;
+    if ("parsing" in response) {
+      clearTimeout(job.timer);
+      job.timer = setTimeout(() => this.#overran(job.id), this.#options.limits.timeBudgetMs);
+      job.startedAt = performance.now();
+      return;
+    }
     this.#finish(job, "error" in response ? plain("failed") : this.#html(response.blocks));
   }
 
@@ -189,6 +197,14 @@ export class MarkdownRenderer {
     this.#overruns.push(job.source);
     if (this.#overruns.length > MAX_OVERRUNS_KEPT) this.#overruns.shift();
     this.#finish(job, plain("too-slow"));
+  }
+
+  /** The worker never got ready to parse: end it and show plain text, without holding this source against it. */
+  #notReady(id: number): void {
+    const job = this.#job;
+    if (!job || job.id !== id) return;
+    this.#stopWorker();
+    this.#finish(job, plain("failed"));
   }
 
   #failed(worker: WorkerLike): void {

@@ -22,6 +22,8 @@ async function answer({ id, source }: RenderRequest): Promise<void> {
       loading = import("./highlight.ts").then((module) => module.highlight);
       render = createBlockRenderer(await loading);
     }
+    // Loading took what it took (a busy machine, a slow disk); only the parse itself is on the clock.
+    scope.postMessage({ id, parsing: true });
     scope.postMessage({ id, blocks: render(source) });
   } catch (error) {
     scope.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
