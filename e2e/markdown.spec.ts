@@ -1,5 +1,13 @@
 import type { Page } from "@playwright/test";
-import { expect, lastReply, openPlayground, pickModel, sendMessage, test } from "./support.ts";
+import {
+  expect,
+  expectAccessible,
+  lastReply,
+  openPlayground,
+  pickModel,
+  sendMessage,
+  test,
+} from "./support.ts";
 
 /** `_a_a_a…`: Markdown's emphasis matching is quadratic on it; 40 kB used to freeze the tab for seconds. */
 const pathological = (length: number) => "_a".repeat(length / 2);
@@ -210,4 +218,24 @@ test.describe("Markdown as people expect", () => {
     await expect(copyMine).toHaveAccessibleName("Copy message: copied");
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(prompt);
   });
+});
+
+test("axe-core: a horizontally scrolling code block in the chat can be reached by keyboard and scrolled with the arrows", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await pickModel(page, "unpaced", /Mirror, unpaced/);
+  const longLine = `const wide = [${Array.from({ length: 60 }, (_, index) => `"item-${index}"`).join(", ")}];`;
+  await sendMessage(page, ["```ts", longLine, "```"].join("\n"));
+  const code = lastReply(page).locator("figure.code-block pre");
+  await expect(code).toContainText("item-59", { timeout: 15_000 });
+  expect(await code.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+  await expectAccessible(page, "a reply with a code block wider than the chat");
+
+  // From the block's Copy button, Tab reaches the code itself, and the arrow keys scroll it.
+  await lastReply(page).getByRole("button", { name: "Copy ts code" }).focus();
+  await page.keyboard.press("Tab");
+  await expect(code).toBeFocused();
+  for (let press = 0; press < 5; press++) await page.keyboard.press("ArrowRight");
+  await expect.poll(() => code.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
 });

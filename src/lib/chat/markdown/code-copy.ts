@@ -4,9 +4,17 @@ import { COPIED_FEEDBACK_MS, copyText } from "../../ui/clipboard.ts";
  * Gives every code block inside `container` a Copy button in its caption, next to the language label, also
  * for blocks that appear later (a streamed reply). The rendered HTML is sanitized and holds no buttons, so
  * they are added here, after it is in the page. Returns the function that stops watching.
+ *
+ * Code and tables scroll sideways rather than wrap; each such box is made a Tab stop, so someone without a
+ * mouse can reach it and scroll it with the arrow keys (axe-core: scrollable-region-focusable).
  */
-export function addCodeCopyButtons(container: HTMLElement): () => void {
+export function enhanceCodeBlocks(container: HTMLElement): () => void {
   const enhance = () => {
+    for (const scroller of container.querySelectorAll<HTMLElement>(
+      "figure.code-block > pre, .table-scroll",
+    )) {
+      if (!scroller.hasAttribute("tabindex")) scroller.tabIndex = 0;
+    }
     for (const figure of container.querySelectorAll<HTMLElement>("figure.code-block")) {
       const caption = figure.querySelector(":scope > figcaption");
       if (!caption || caption.querySelector("button")) continue;
