@@ -1,7 +1,6 @@
 import type { Notices } from "../notices/notices.svelte.ts";
 import type { WriterStatus } from "../storage/session-writer.ts";
 import type { StorageInfo, StorageKind, UnsavedActions } from "./storage-info.ts";
-import { storageWarning, type StorageWarning } from "./storage-warning.ts";
 
 /**
  * How the browser's storage is doing: which store the playground uses, how full it is, whether the
@@ -16,15 +15,6 @@ export class StorageHealth {
   #persistenceRefused = $state(false);
   /** The sessions whose latest report says changes could not be written; replaced on each change. */
   #failing = $state.raw<ReadonlySet<string>>(new Set());
-  /** What the sessions pane warns of, when anything: see storage-warning.ts for the rule. */
-  readonly #warning = $derived(
-    storageWarning({
-      kind: this.#kind,
-      info: this.#info,
-      persistenceRefused: this.#persistenceRefused,
-      failingSessions: this.#failing.size,
-    }),
-  );
   /** The latest report per session: a report that waited for the storage estimate must not overtake it. */
   readonly #reports = new Map<string, number>();
 
@@ -50,9 +40,12 @@ export class StorageHealth {
     return this.#persistenceRefused;
   }
 
-  /** Whether storage needs the user's attention, and in a few words why; undefined while it is healthy. */
-  get warning(): StorageWarning | undefined {
-    return this.#warning;
+  /**
+   * How many sessions have changes they could not write. With the getters above, what storageWarning()
+   * (storage-warning.ts, loaded with the panes that show it) reads to decide whether to warn.
+   */
+  get failingSessions(): number {
+    return this.#failing.size;
   }
 
   /** A newer version of the playground upgraded the database in another tab: this page must reload. */

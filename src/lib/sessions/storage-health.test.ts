@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Notices } from "../notices/notices.svelte.ts";
 import { StorageError } from "../storage/session-store.ts";
 import { StorageHealth } from "./storage-health.svelte.ts";
-import { SIGNIFICANT_USAGE_BYTES } from "./storage-warning.ts";
+import { SIGNIFICANT_USAGE_BYTES, storageWarning } from "./storage-warning.ts";
 
 const actions = { exportSession: () => undefined, retry: () => undefined };
 
@@ -23,16 +23,16 @@ describe("storage health", () => {
     const refused = new StorageHealth(new Notices());
     await refused.refreshInfo();
     // Not persisted, but never asked: quiet.
-    expect(refused.warning).toBeUndefined();
+    expect(storageWarning(refused)).toBeUndefined();
     expect(await refused.requestPersistence()).toBe(false);
     expect(refused.persistenceRefused).toBe(true);
-    expect(refused.warning?.kind).toBe("eviction-risk");
+    expect(storageWarning(refused)?.kind).toBe("eviction-risk");
 
     vi.stubGlobal("navigator", { storage: fakeStorage(SIGNIFICANT_USAGE_BYTES * 2, 10 * 1024 ** 3, true) });
     const granted = new StorageHealth(new Notices());
     expect(await granted.requestPersistence()).toBe(true);
     expect(granted.info?.persisted).toBe(true);
-    expect(granted.warning).toBeUndefined();
+    expect(storageWarning(granted)).toBeUndefined();
   });
 
   it("warns while a session has changes it could not write, and stops once they are stored", async () => {
@@ -40,16 +40,16 @@ describe("storage health", () => {
     const error = new StorageError("other", "The write failed.");
     await health.reportUnsaved("a", "A", { unsaved: 2, error }, actions);
     await health.reportUnsaved("b", "B", { unsaved: 1, error }, actions);
-    expect(health.warning?.text).toBe("2 sessions have changes that could not be saved");
+    expect(storageWarning(health)?.text).toBe("2 sessions have changes that could not be saved");
     await health.reportUnsaved("a", "A", { unsaved: 0, error: undefined }, actions);
-    expect(health.warning?.text).toBe("A session has changes that could not be saved");
+    expect(storageWarning(health)?.text).toBe("A session has changes that could not be saved");
     await health.reportUnsaved("b", "B", { unsaved: 0, error: undefined }, actions);
-    expect(health.warning).toBeUndefined();
+    expect(storageWarning(health)).toBeUndefined();
   });
 
   it("warns when the sessions live in memory only", () => {
     const health = new StorageHealth(new Notices());
     health.opened("memory");
-    expect(health.warning?.kind).toBe("memory");
+    expect(storageWarning(health)?.kind).toBe("memory");
   });
 });
