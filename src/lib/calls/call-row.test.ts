@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SCHEMA_VERSION, type CallRecord } from "../storage/records.ts";
 import { formatTime } from "../ui/format.ts";
-import { callLine, callRowLabel } from "./call-row.ts";
+import { callLine, callRowLabel, callSearchText } from "./call-row.ts";
 
 const usage = {
   input: 40,
@@ -92,5 +92,17 @@ describe("a row of the calls list", () => {
     expect(callRowLabel(toolUseCall)).toBe(
       `Call #3 local/fixture-tools, tool use, ${formatTime(toolUseCall.startedAt)}. ${callLine(toolUseCall)}`,
     );
+  });
+});
+
+describe("what a search in the calls list reads", () => {
+  it("is the row's text, the stop reason as pi names it, the API and the error", () => {
+    const failed = call({ stopReason: "error", usage, errorMessage: "rate limited (429)" });
+    const text = callSearchText({ ...failed, modelId: "claude-sonnet-4-5", provider: "anthropic" });
+    expect(text).toContain("anthropic/claude-sonnet-4-5");
+    expect(text).toContain("rate limited (429)");
+    expect(text).toContain("error");
+    expect(callSearchText(toolUseCall)).toContain("toolUse");
+    expect(callSearchText(toolUseCall)).toContain("tool use");
   });
 });

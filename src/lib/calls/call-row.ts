@@ -40,3 +40,11 @@ export function stopLabel(call: CallRecord): string {
 export function callRowLabel(call: CallRecord): string {
   return `Call #${call.seq + 1} ${call.provider}/${call.modelId}, ${stopLabel(call)}, ${formatTime(call.startedAt)}. ${callLine(call)}`;
 }
+
+/**
+ * What a search in the calls list reads of a call: its row's text (number, provider and model, how it
+ * ended, time, size, tokens), the stop reason as pi names it ("toolUse"), the API and the error message.
+ */
+export function callSearchText(call: CallRecord): string {
+  return [callRowLabel(call), call.outcome.stopReason, call.api, call.outcome.errorMessage ?? ""].join("\n");
+}

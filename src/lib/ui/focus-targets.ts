@@ -2,7 +2,7 @@ import { createContext } from "svelte";
 import type { Attachment } from "svelte/attachments";
 
 /** Places the app moves focus to by name: after Stop, after a decision, from a shortcut. */
-export type FocusTargetName = "composer" | "facts" | "calls" | "replayQuestion";
+export type FocusTargetName = "composer" | "facts" | "calls" | "search" | "replayQuestion";
 
 /** Places focus reaches through a search their owner runs: the element may not be rendered yet. */
 export type FocusSearchName = "approval";

@@ -16,6 +16,13 @@ export const SHEET: readonly SheetRow[] = [
   { keys: ["/"], action: "composer", description: "Write a message (focus the composer)", singleKey: true },
   { keys: ["i"], action: "inspector", description: "Show or hide the inspector", singleKey: true },
   { keys: ["f"], action: "facts", description: "Go to the facts list in the inspector", singleKey: true },
+  {
+    keys: ["F"],
+    action: "search",
+    description:
+      "Search the facts or the calls in the inspector (Shift+F): Enter next match, Shift+Enter previous, Esc clears",
+    singleKey: true,
+  },
   { keys: ["n"], action: "inject", description: "Inject a message", singleKey: true },
   {
     keys: ["s"],

@@ -1,6 +1,6 @@
 /** What a keyboard shortcut does; the app maps each to an action on its state. */
 export type ShortcutAction =
-  "help" | "composer" | "inspector" | "facts" | "inject" | "sessions" | "approval" | "stop";
+  "help" | "composer" | "inspector" | "facts" | "search" | "inject" | "sessions" | "approval" | "stop";
 
 /**
  * Single characters typed without modifiers, by `KeyboardEvent.key`: only outside text fields, and they
@@ -11,6 +11,7 @@ export const SINGLE_KEYS: Readonly<Record<string, ShortcutAction>> = {
   "/": "composer",
   i: "inspector",
   f: "facts",
+  F: "search",
   n: "inject",
   s: "sessions",
   a: "approval",

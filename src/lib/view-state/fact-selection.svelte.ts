@@ -68,6 +68,21 @@ export class FactSelection {
     this.#revealChat = this.#reveal(source);
   }
 
+  /**
+   * A fact gone to from within the facts list without clicking it (a search's next match): selected, and
+   * revealed in the list itself as well as in the model view and the chat.
+   */
+  goToFact(index: number): void {
+    this.selectFact(index);
+    this.#revealFact = this.#reveal(index);
+  }
+
+  /** A model message gone to from within the model view (a search's next match), revealed there too. */
+  goToModel(index: number): void {
+    this.selectModel(index);
+    this.#revealModel = this.#reveal(index);
+  }
+
   /** A message chosen in the chat: the inspector reveals its fact and model message. */
   selectFromChat(index: number): void {
     this.#selection = { side: "fact", index };
