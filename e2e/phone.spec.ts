@@ -91,12 +91,66 @@ test("on a phone the sessions drawer has a backdrop, closes with Escape, and giv
   await toggle.click();
   await page.mouse.click(380, 400);
   await expect(drawer).toBeHidden();
-  await toggle.click();
-  await drawer.getByRole("button", { name: "Load example" }).click();
+});
+
+test("Phone: Load example, Settings and ? are in the header, not hidden in the sessions drawer", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await expect(page.getByRole("dialog", { name: "Sessions" })).toBeHidden();
+  const header = page.getByRole("banner");
+  for (const name of ["Load example", "Settings", "Keyboard shortcuts"]) {
+    await expectInsideViewport(page, header.getByRole("button", { name, exact: true }), name);
+  }
+  // The first row holds them all, beside the sessions button.
+  const rowTop = (await header.getByRole("button", { name: "Sessions" }).boundingBox())?.y ?? -1;
+  for (const name of ["Inject", "Load example", "Settings", "Keyboard shortcuts"]) {
+    const box = await header.getByRole("button", { name, exact: true }).boundingBox();
+    expect(Math.abs((box?.y ?? 1e9) - rowTop), `${name} in the first row`).toBeLessThan(8);
+  }
+  await header.getByRole("button", { name: "Load example", exact: true }).click();
   await page.getByRole("menuitem", { name: /approval trail/ }).click();
-  await expect(drawer).toBeHidden();
   await expect(page.getByRole("region", { name: "Approval request: Deploy to production" })).toBeVisible();
   await expectNoHorizontalOverflow(page, "example loaded");
+  await header.getByRole("button", { name: "Settings", exact: true }).click();
+  await expect(page.getByRole("menu", { name: "Settings" })).toBeVisible();
+  await expectAccessible(page, "phone header with the Settings menu open");
+});
+
+test("Phone: header, tabs and composer take at most a third of the height, not about 45%", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await sendMessage(page, "a first turn, so the usage line shows");
+  await expect(lastReply(page)).toContainText("I received", { timeout: 15_000 });
+  const height = page.viewportSize()?.height ?? 0;
+  const header = (await page.getByRole("banner").boundingBox())?.height ?? height;
+  const composer = (await page.getByRole("form", { name: "Composer" }).boundingBox())?.height ?? height;
+  expect((header + composer) / height).toBeLessThanOrEqual(0.35);
+  await expectNoHorizontalOverflow(page, "compact header and composer");
+});
+
+test("Phone: a selected fact's detail is scrolled into view, and a call's layer tabs keep to one row", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await sendMessage(page, "compute 12 * (3 + 4)");
+  await expect(lastReply(page)).toContainText("returned: 12 * (3 + 4) = 84", { timeout: 20_000 });
+  await page.getByRole("tab", { name: "Inspector" }).click();
+  await factRow(page, 3, "assistant").click();
+  const detail = page.getByRole("region", { name: "Selected fact" });
+  await expect(detail.getByRole("heading", { name: /^Fact 3/ })).toBeInViewport();
+
+  await page.getByRole("tab", { name: /^Calls/ }).click();
+  await page.getByRole("region", { name: "Calls" }).getByText("#1", { exact: true }).click();
+  const layers = page.getByRole("tablist", { name: "Layers of this call" });
+  const tabs = await layers.getByRole("tab").all();
+  expect(tabs.length).toBeGreaterThan(3);
+  const tops = new Set<number>();
+  for (const tab of tabs) tops.add(Math.round((await tab.boundingBox())?.y ?? -1));
+  expect([...tops]).toHaveLength(1);
+  await expectNoHorizontalOverflow(page, "call layers in one scrolling row");
+  await expectAccessible(page, "a call's layers on a phone");
 });
 
 test("on a phone every dialog and popover fits the screen", async ({ page }) => {
