@@ -108,7 +108,7 @@ async function callsScene(page) {
   await page.getByRole("tab", { name: "Calls" }).click();
   await page.getByRole("option", { name: /^Call #2 / }).click();
   await page.getByRole("tab", { name: "All three side by side" }).click();
-  await page.getByRole("region", { name: "Provider payload" }).locator("pre").waitFor();
+  await page.getByRole("region", { name: "Provider payload" }).getByRole("tree").waitFor();
   await composer.focus();
   await composer.blur();
   await page.mouse.move(2, page.viewportSize().height / 2);
