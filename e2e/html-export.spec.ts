@@ -7,6 +7,7 @@ import {
   factRow,
   lastReply,
   openPlayground,
+  rawPayload,
   sendMessage,
   test,
 } from "./support.ts";
@@ -138,7 +139,11 @@ test("a session exported as one HTML file opens from disk with no network, read-
   const call = viewer.getByRole("article", { name: "Call 1" });
   await expect(call).toBeVisible();
   await call.getByRole("tab", { name: "Provider payload" }).click();
-  await expect(call.getByRole("tabpanel")).toContainText("compute 12 * (3 + 4)");
+  // The payload is a folded tree here too: its search opens the folds around a match.
+  const payload = call.getByRole("tabpanel");
+  await payload.getByRole("searchbox", { name: "Search Payload" }).fill("compute 12");
+  await expect(payload.getByRole("tree")).toContainText("compute 12 * (3 + 4)");
+  expect(await rawPayload(payload)).toContain('"compute 12 * (3 + 4)"');
   // Nothing in the file makes a call.
   await expect(viewer.getByRole("button", { name: /^(Re-run with changes|Preview next call)$/ })).toHaveCount(
     0,

@@ -190,8 +190,11 @@ test.describe("Markdown as people expect", () => {
     const reply = lastReply(page);
     const cell = reply.getByRole("cell", { name: "save_note" });
     await expect(cell).toBeVisible({ timeout: 15_000 });
-    expect(await cell.evaluate((element) => getComputedStyle(element).borderTopStyle)).toBe("solid");
-    expect(await cell.evaluate((element) => getComputedStyle(element).borderTopWidth)).toBe("1px");
+    // Polled: the worker's highlighted render may replace the table between two reads.
+    await expect
+      .poll(() => cell.evaluate((element) => getComputedStyle(element).borderTopStyle))
+      .toBe("solid");
+    await expect.poll(() => cell.evaluate((element) => getComputedStyle(element).borderTopWidth)).toBe("1px");
 
     const code = reply.locator("figure.code-block");
     await expect(code.locator("figcaption")).toContainText("typescript");
@@ -229,7 +232,9 @@ test("axe-core: a horizontally scrolling code block in the chat can be reached b
   await sendMessage(page, ["```ts", longLine, "```"].join("\n"));
   const code = lastReply(page).locator("figure.code-block pre");
   await expect(code).toContainText("item-59", { timeout: 15_000 });
-  expect(await code.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+  // The worker's highlighted render replaces the first one: wait for it, then for its layout.
+  await expect(code.locator(".hljs-string").first()).toBeVisible();
+  await expect.poll(() => code.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
   await expectAccessible(page, "a reply with a code block wider than the chat");
 
   // From the block's Copy button, Tab reaches the code itself, and the arrow keys scroll it.
