@@ -8,20 +8,44 @@ export function instrument() {
     longTasks: [],
     frames: [],
     recording: false,
-    stream: { tokens: 100, intervalMs: 30 },
-    /** When the first token of the current stream arrived: before it, the page is sending the request. */
+    /**
+     * Each request to `/api/stream` gets a stream of its own at this pace: `tokens` tokens every
+     * `intervalMs`, or `perRequest[n]` tokens for the n-th request since `expectStream` (several requests at
+     * once, as variants send, stream in parallel). `streams` is how many requests one measure waits for.
+     */
+    stream: { tokens: 100, intervalMs: 30, streams: 1 },
+    /** When the first token of the current streams arrived: before it, the page is sending the request. */
     firstTokenAt: Infinity,
-    /** Settled as the first and the last token are sent: the streaming proper lies between them. */
+    /** Settled as the first token of any stream and the last token of every stream are sent. */
     firstToken: Promise.resolve(),
     lastToken: Promise.resolve(),
     finished: Promise.resolve(),
-    /** Make new first- and last-token promises: before the click, so none of the last stream's is awaited. */
+    /** Requests since `expectStream`. */
+    requests: 0,
+    /**
+     * Make new first-token, last-token and finished promises for the next `stream.streams` streams: before
+     * the click, so none of the last measure's is awaited.
+     */
     expectStream() {
+      const expected = bench.stream.streams ?? 1;
+      bench.requests = 0;
+      let lasts = 0;
+      let ends = 0;
       bench.firstToken = new Promise((resolve) => (bench.onFirstToken = resolve));
-      bench.lastToken = new Promise((resolve) => (bench.onLastToken = resolve));
+      let lastAll;
+      bench.lastToken = new Promise((resolve) => (lastAll = resolve));
+      bench.onLastToken = () => {
+        if (++lasts >= expected) lastAll();
+      };
+      let finishAll;
+      bench.finished = new Promise((resolve) => (finishAll = resolve));
+      bench.onFinished = () => {
+        if (++ends >= expected) finishAll();
+      };
     },
     onFirstToken: () => undefined,
     onLastToken: () => undefined,
+    onFinished: () => undefined,
   };
   window.__bench = bench;
   new PerformanceObserver((list) => {
@@ -43,15 +67,16 @@ export function instrument() {
     totalTokens: 20,
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
   };
-  // The model's side of the stream runs in a worker, as a server would run elsewhere: its timer, JSON and
-  // encoding are not the page's work. The page receives the chunks through a transferred stream, one task
-  // per chunk, as it would receive them from the network.
+  // The model's side of the streams runs in a worker, as a server would run elsewhere: its timers, JSON and
+  // encoding are not the page's work. The page receives each stream's chunks through a transferred stream,
+  // one task per chunk, as it would receive them from the network. Each request is a stream of its own,
+  // with its own timer, told apart by an id.
   const modelSource = `onmessage = (event) => {
-    const { tokens, intervalMs, delta, usage } = event.data;
+    const { id, tokens, intervalMs, delta, usage } = event.data;
     const encoder = new TextEncoder();
     let controller;
     const body = new ReadableStream({ start: (c) => (controller = c) });
-    postMessage({ body }, [body]);
+    postMessage({ id, body }, [body]);
     const now = () => performance.timeOrigin + performance.now();
     const send = (chunk) => controller.enqueue(encoder.encode("data: " + JSON.stringify(chunk) + "\\n\\n"));
     send({ type: "start" });
@@ -63,36 +88,48 @@ export function instrument() {
         send({ type: "text_end", contentIndex: 0 });
         send({ type: "done", reason: "stop", usage });
         controller.close();
-        postMessage({ finished: true });
+        postMessage({ id, finished: true });
         return;
       }
       sent++;
       const text = delta ?? (sent % 12 === 0 ? "word.\\n\\n" : "word ");
       send({ type: "text_delta", contentIndex: 0, delta: text });
-      if (sent === 1) postMessage({ first: now() });
-      if (sent === tokens) postMessage({ last: true });
+      if (sent === 1) postMessage({ id, first: now() });
+      if (sent === tokens) postMessage({ id, last: true });
     }, intervalMs);
   };`;
   let model;
+  let nextId = 0;
+  /** What each stream in flight reports to: its body's promise and its token marks. */
+  const streams = new Map();
   window.fetch = async (input, init) => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     if (!url.endsWith("/api/stream")) return realFetch(input, init);
-    const { tokens, intervalMs, delta } = bench.stream;
-    let finish = () => undefined;
-    bench.finished = new Promise((resolve) => (finish = resolve));
-    model ??= new Worker(URL.createObjectURL(new Blob([modelSource], { type: "text/javascript" })));
-    const body = await new Promise((resolve) => {
+    const { tokens, intervalMs, delta, perRequest } = bench.stream;
+    const count = perRequest?.[bench.requests] ?? tokens;
+    bench.requests++;
+    if (!model) {
+      model = new Worker(URL.createObjectURL(new Blob([modelSource], { type: "text/javascript" })));
       model.onmessage = ({ data }) => {
-        if (data.body) resolve(data.body);
+        const stream = streams.get(data.id);
+        if (!stream) return;
+        if (data.body) stream.resolve(data.body);
         if (data.first !== undefined) {
           // The worker's clock has its own origin: its absolute time, in the page's.
-          bench.firstTokenAt = data.first - performance.timeOrigin;
+          bench.firstTokenAt = Math.min(bench.firstTokenAt, data.first - performance.timeOrigin);
           bench.onFirstToken();
         }
         if (data.last) bench.onLastToken();
-        if (data.finished) finish();
+        if (data.finished) {
+          streams.delete(data.id);
+          bench.onFinished();
+        }
       };
-      model.postMessage({ tokens, intervalMs, delta, usage });
+    }
+    const id = nextId++;
+    const body = await new Promise((resolve) => {
+      streams.set(id, { resolve });
+      model.postMessage({ id, tokens: count, intervalMs, delta, usage });
     });
     return new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } });
   };
@@ -141,7 +178,7 @@ export async function taskSeconds(cdp) {
  */
 export async function stream(page, cdp, tokens, intervalMs, delta) {
   await page.getByRole("textbox", { name: "Message" }).fill("benchmark prompt");
-  const send = page.getByRole("button", { name: "Send" });
+  const send = page.getByRole("button", { name: "Send", exact: true });
   await send.waitFor();
   await page.evaluate(() => {
     window.__bench.begin = () =>
@@ -220,18 +257,25 @@ export async function openFloorPage(browser, baseURL, { show }) {
 
 /**
  * Run `window.__bench.begin` (which makes the page request the stream: the app's Send, a floor page's
- * reader) and measure until it is over.
+ * reader, the Variants tab's send to every column) and measure until it is over. With `streams`, that many
+ * requests stream at once, each at the same pace (`perRequest`: each one's number of tokens, in order).
  */
-export async function measureStream(page, cdp, tokens, intervalMs, delta) {
+export async function measureStream(page, cdp, tokens, intervalMs, delta, { streams = 1, perRequest } = {}) {
   await page.evaluate(
-    ([count, interval, text]) => {
-      window.__bench.stream = { tokens: count, intervalMs: interval, delta: text };
+    ([count, interval, text, expected, each]) => {
+      window.__bench.stream = {
+        tokens: count,
+        intervalMs: interval,
+        delta: text,
+        streams: expected,
+        perRequest: each,
+      };
       window.__bench.longTasks = [];
       window.__bench.frames = [];
       window.__bench.firstTokenAt = Infinity;
       window.__bench.expectStream();
     },
-    [tokens, intervalMs, delta],
+    [tokens, intervalMs, delta, streams, perRequest],
   );
   // From here on nothing of Playwright's own runs in the page until the stream is over: its DOM queries
   // would be counted as the page's main-thread time.
@@ -269,6 +313,10 @@ export async function measureStream(page, cdp, tokens, intervalMs, delta) {
   // streaming are told apart: long tasks and frames from the first token on are the streaming's.
   const streaming = longTasks.filter((task) => task.start >= firstTokenAt).map((task) => task.duration);
   const sending = longTasks.filter((task) => task.start < firstTokenAt).map((task) => task.duration);
+  // Between the first token and the last: the streaming proper, without the reply's end (recording the call).
+  const tokensOnly = longTasks
+    .filter((task) => task.start >= windowStart && task.start <= windowEnd)
+    .map((task) => task.duration);
   const frames = allFrames.filter((time) => time >= firstTokenAt);
   const streamingFrames = allFrames.filter((time) => time >= windowStart && time <= windowEnd).length;
   const gaps = frames.slice(1).map((time, index) => time - frames[index]);
@@ -279,6 +327,7 @@ export async function measureStream(page, cdp, tokens, intervalMs, delta) {
     streamingFrames,
     longest: streaming.length > 0 ? Math.max(...streaming) : 0,
     longTasks: streaming.length,
+    tokensLongest: tokensOnly.length > 0 ? Math.max(...tokensOnly) : 0,
     sendLongest: sending.length > 0 ? Math.max(...sending) : 0,
     dropped,
     frames: frames.length,

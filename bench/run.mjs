@@ -15,6 +15,7 @@ import { callsBenchmarks } from "./calls-bench.mjs";
 import { htmlExportBenchmarks } from "./html-bench.mjs";
 import { importsBenchmarks } from "./imports-bench.mjs";
 import { lharBenchmarks } from "./lhar-bench.mjs";
+import { variantsBenchmarks } from "./variants-bench.mjs";
 import { median, summarize } from "./stats.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -35,6 +36,10 @@ const serverMemoryOnly = process.argv.includes("--server-memory-only");
 const htmlOnly = process.argv.includes("--html-only");
 // Only the replies' rows (Markdown and long plain text, streamed in the app): `-- --replies-only`.
 const repliesOnly = process.argv.includes("--replies-only");
+// Only the variants' rows (three columns streaming side by side in the app): `-- --variants-only`.
+const variantsOnly = process.argv.includes("--variants-only");
+/** The rows of the app in Chromium beside the LHAR import, the replies and the variants. */
+const everything = !lharOnly && !repliesOnly && !variantsOnly && !importsOnly;
 
 const rows = [];
 const started = Date.now();
@@ -80,7 +85,8 @@ async function buildAll() {
   // The import rows drive the app alone.
   if (lharOnly || importsOnly) return;
   // The HTML export inlines the viewer, built beside the app.
-  if (!repliesOnly) await build({ root, configFile: join(root, "vite.viewer.config.ts"), logLevel: "error" });
+  if (!repliesOnly && !variantsOnly)
+    await build({ root, configFile: join(root, "vite.viewer.config.ts"), logLevel: "error" });
   await build({
     root,
     configFile: false,
@@ -411,7 +417,7 @@ async function main() {
     return;
   }
   await buildAll();
-  if (!lharOnly && !repliesOnly && !importsOnly) {
+  if (everything) {
     await bundleSizes();
     await proxyBenchmarks();
     await serverMemoryBenchmarks();
@@ -436,7 +442,7 @@ async function main() {
   try {
     if (importsOnly) {
       await importsBenchmarks({ browser, baseURL, runs: quick ? 1 : 2, record });
-    } else if (!lharOnly && !repliesOnly) {
+    } else if (everything) {
       await browserMicroBenchmarks(browser, baseURL);
       await callsBenchmarks({
         browser,
@@ -454,7 +460,19 @@ async function main() {
         huge,
       });
     }
-    if (!lharOnly && !importsOnly) {
+    if (everything || variantsOnly) {
+      const perFrame = await variantsBenchmarks({
+        browser,
+        baseURL,
+        benchBundle: join(out, "browser-bench.js"),
+        runs: quick ? 2 : 3,
+        record,
+      });
+      console.log(
+        `  three variants against one: ${perFrame.ratio?.toFixed(2)}× the main thread per frame (goal ≤ 1.5×)`,
+      );
+    }
+    if (everything || repliesOnly) {
       await markdownBenchmarks({
         browser,
         baseURL,
@@ -463,9 +481,8 @@ async function main() {
         record,
       });
     }
-    if (!repliesOnly && !importsOnly) await lharBenchmarks({ browser, baseURL, runs: quick ? 2 : 3, record });
-    if (!lharOnly && !repliesOnly && !importsOnly)
-      await htmlExportBenchmarks({ browser, runs: quick ? 2 : 3, record });
+    if (everything || lharOnly) await lharBenchmarks({ browser, baseURL, runs: quick ? 2 : 3, record });
+    if (everything) await htmlExportBenchmarks({ browser, runs: quick ? 2 : 3, record });
   } finally {
     await browser.close();
     await new Promise((resolve) => server.httpServer.close(resolve));
