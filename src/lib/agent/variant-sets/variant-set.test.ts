@@ -11,6 +11,8 @@ import {
   readVariantLink,
   seedColumns,
   shownOutput,
+  VARIANT_OUTPUT_PIECE_CHARS,
+  VARIANT_OUTPUT_SHOWN_CHARS,
   turnFigures,
   variantSetsOf,
   type ColumnTurn,
@@ -362,10 +364,28 @@ describe("a turn compared across columns", () => {
 
 describe("an output shown in a column", () => {
   it("is cut to the limit and says how much it leaves out", () => {
-    expect(shownOutput("short", 10)).toEqual({ text: "short", hidden: 0 });
+    expect(shownOutput("short", 10)).toEqual({ text: "short", pieces: ["short"], hidden: 0 });
     const huge = "<script>alert(1)</script>".repeat(10_000);
     const shown = shownOutput(huge, 1000);
     expect(shown.text).toHaveLength(1000);
     expect(shown.hidden).toBe(huge.length - 1000);
+  });
+
+  it("changes only its last piece as it streams, so a frame's work does not grow with the output", () => {
+    const chunks = Array.from({ length: 4_000 }, (_, index) => (index % 12 === 11 ? "word.\n\n" : "word "));
+    let text = "";
+    let before = shownOutput(text).pieces;
+    for (const chunk of chunks) {
+      text += chunk;
+      const shown = shownOutput(text);
+      // Every piece but the last is the one shown the frame before: the page leaves those alone.
+      expect(shown.pieces.slice(0, before.length - 1)).toEqual(before.slice(0, -1));
+      expect(shown.pieces.length - before.length).toBeLessThanOrEqual(1);
+      for (const piece of shown.pieces)
+        expect(piece.length).toBeLessThanOrEqual(2 * VARIANT_OUTPUT_PIECE_CHARS);
+      before = shown.pieces;
+    }
+    expect(before.length).toBeGreaterThan(20);
+    expect(shownOutput(text).text).toHaveLength(Math.min(text.length, VARIANT_OUTPUT_SHOWN_CHARS));
   });
 });

@@ -12,6 +12,7 @@ import { callTokens } from "../recording/call-tokens.ts";
 import type { CallBodyRecord, CallRecord } from "../../storage/records.ts";
 import { declareToolChanges } from "../next-call.ts";
 import type { SessionSettings } from "../session-settings.ts";
+import { textPieces } from "../../ui/text-pieces.ts";
 
 /**
  * Variants side by side: two or three columns over the same facts (the session's branch at one leaf), each
@@ -303,12 +304,22 @@ export function columnContext(
 export const VARIANT_OUTPUT_SHOWN_CHARS =
   positiveInt(import.meta.env?.VITE_VARIANT_OUTPUT_SHOWN_CHARS) ?? 20_000;
 
-/** The part of an output a column shows, and how many characters it leaves out. */
+/**
+ * A column shows its output in pieces of about this many characters (see `textPieces`): as it streams, only
+ * the last piece changes, so each frame lays out a few hundred characters per column, not every column's
+ * whole output.
+ */
+export const VARIANT_OUTPUT_PIECE_CHARS = 400;
+
+/** The part of an output a column shows, in pieces, and how many characters it leaves out. */
 export function shownOutput(
   text: string,
   limit = VARIANT_OUTPUT_SHOWN_CHARS,
-): { text: string; hidden: number } {
-  return text.length <= limit
-    ? { text, hidden: 0 }
-    : { text: text.slice(0, limit), hidden: text.length - limit };
+): { text: string; pieces: string[]; hidden: number } {
+  const shown = text.length <= limit ? text : text.slice(0, limit);
+  return {
+    text: shown,
+    pieces: shown ? textPieces(shown, VARIANT_OUTPUT_PIECE_CHARS) : [],
+    hidden: text.length - shown.length,
+  };
 }
