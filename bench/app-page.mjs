@@ -465,3 +465,116 @@ export async function jumpToFact(page, factIndex) {
     });
   }, factIndex);
 }
+
+/**
+ * The longest task the page's main thread ran while `work` ran, from a Chromium trace: every task, not only
+ * those past the 50 ms the Long Tasks API reports, so a subject can be compared with its floor below 50 ms.
+ */
+export async function longestTracedTask(browser, page, work) {
+  await browser.startTracing(page, { categories: ["toplevel", "devtools.timeline"] });
+  let result;
+  let traced;
+  try {
+    result = await work();
+  } finally {
+    traced = await browser.stopTracing();
+  }
+  const trace = JSON.parse(traced.toString("utf8"));
+  const events = trace.traceEvents ?? trace;
+  // The page's renderer: the main thread of the process whose frame is the page (the trace names it).
+  const mainThreads = new Set(
+    events
+      .filter((event) => event.name === "thread_name" && event.args?.name === "CrRendererMain")
+      .map((event) => `${event.pid}:${event.tid}`),
+  );
+  let longest = 0;
+  for (const event of events) {
+    if (event.ph !== "X" || !mainThreads.has(`${event.pid}:${event.tid}`)) continue;
+    if (event.name !== "RunTask" && event.name !== "ThreadControllerImpl::RunTask") continue;
+    longest = Math.max(longest, (event.dur ?? 0) / 1000);
+  }
+  return { longest, result };
+}
+
+/** Milliseconds to read every stored entry of the current session with one raw `getAll`, its result read. */
+export async function rawGetAll(page) {
+  return page.evaluate(async () => {
+    const id = localStorage.getItem("pi-playground:current-session");
+    const db = await new Promise((resolve, reject) => {
+      const request = indexedDB.open("pi-playground");
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const started = performance.now();
+    // Reading the result is what turns the stored records into values (Chromium does it on first access).
+    const count = await new Promise((resolve, reject) => {
+      const request = db
+        .transaction("entries", "readonly")
+        .objectStore("entries")
+        .getAll(IDBKeyRange.bound([id, -1], [id, Number.MAX_SAFE_INTEGER]));
+      request.onsuccess = () => resolve(request.result.length);
+      request.onerror = () => reject(request.error);
+    });
+    const took = performance.now() - started;
+    db.close();
+    if (count === 0) throw new Error("the current session has no stored entries");
+    return took;
+  });
+}
+
+/** Resolve once the page's thread has been idle (the app's after-paint work done). */
+export function settled(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        requestIdleCallback(() => requestIdleCallback(() => resolve(), { timeout: 2_000 }), {
+          timeout: 2_000,
+        }),
+      ),
+  );
+}
+
+/**
+ * The floor of opening the inspector: the same visible rows, as plain DOM with the app's CSS. The open
+ * inspector's markup (its rendered rows only: the lists are virtual) is kept, the inspector closed, and a
+ * click then widens the same grid column and inserts that markup where the inspector was, timed as the
+ * inspector's open is (until the frame showing its rows is rendered). Run on a page whose inspector is open.
+ */
+export async function plainInspectorFloor(page) {
+  await page.evaluate(() => {
+    const list = document.querySelector('[aria-label="Facts"]');
+    const chat = document.querySelector(".messages");
+    let pane = list;
+    while (pane.parentElement && !pane.parentElement.contains(chat)) pane = pane.parentElement;
+    const grid = document.querySelector("main.panes");
+    window.__floor = {
+      html: pane.outerHTML,
+      parent: pane.parentElement,
+      last: pane.parentElement.lastElementChild === pane,
+      openColumns: grid.style.gridTemplateColumns,
+    };
+  });
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  await page.locator('[aria-label="Facts"]').waitFor({ state: "detached" });
+  await settled(page);
+  await page.evaluate(() => {
+    const floor = window.__floor;
+    const button = document.createElement("button");
+    button.textContent = "Plain rows";
+    button.style.cssText = "position: fixed; left: -100px; top: 0";
+    button.onclick = () => {
+      document.querySelector("main.panes").style.gridTemplateColumns = floor.openColumns;
+      const template = document.createElement("template");
+      template.innerHTML = floor.html;
+      floor.parent.insertBefore(template.content, floor.last ? null : floor.parent.lastElementChild);
+    };
+    document.body.append(button);
+  });
+  const { shown } = await timeClickUntilShown(
+    page,
+    "button",
+    "Plain rows",
+    '[aria-label="Facts"] [role="option"]',
+  );
+  return shown;
+}

@@ -9,7 +9,7 @@ import { chromium } from "@playwright/test";
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { build, preview, runnerImport } from "vite";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/chromium-path.mjs";
-import { appBenchmarks, markdownBenchmarks } from "./app-bench.mjs";
+import { appBenchmarks, largeSessions, markdownBenchmarks } from "./app-bench.mjs";
 import { floorJs, INITIAL_JS_BUDGET, initialAssets } from "../scripts/bundle-budget.mjs";
 import { callsBenchmarks } from "./calls-bench.mjs";
 import { htmlExportBenchmarks } from "./html-bench.mjs";
@@ -38,8 +38,10 @@ const htmlOnly = process.argv.includes("--html-only");
 const repliesOnly = process.argv.includes("--replies-only");
 // Only the variants' rows (three columns streaming side by side in the app): `-- --variants-only`.
 const variantsOnly = process.argv.includes("--variants-only");
+// Only the sessions of 1,000 and 100,000 facts (open, scroll, jump, streaming into the largest): `-- --sessions-only`.
+const sessionsOnly = process.argv.includes("--sessions-only");
 /** The rows of the app in Chromium beside the LHAR import, the replies and the variants. */
-const everything = !lharOnly && !repliesOnly && !variantsOnly && !importsOnly;
+const everything = !lharOnly && !repliesOnly && !variantsOnly && !importsOnly && !sessionsOnly;
 
 const rows = [];
 const started = Date.now();
@@ -65,6 +67,37 @@ function record(subject, work, samples, baselineLabel, baselineSamples, extra = 
   return row;
 }
 
+/**
+ * Whether a row meets its goal: the `limits` it states (a ratio to its floor, a median, a maximum over the
+ * samples), or else those its goal's words state in the forms the rows use ("ratio ≤ 1.5", "≤ 2.5× the
+ * floor", "< 50 ms", "no task over 50 ms", "< 1%", "< 3 s", "< 400 MB"); undefined where neither says.
+ */
+function goalMet(row) {
+  const limits = row.limits ?? limitsInWords(row.goal, row.unit);
+  if (!limits) return undefined;
+  const checks = [];
+  if (limits.ratio !== undefined) checks.push(row.ratio !== undefined && row.ratio <= limits.ratio);
+  if (limits.value !== undefined) checks.push(row.median <= limits.value);
+  if (limits.max !== undefined) checks.push(row.max <= limits.max);
+  return checks.length > 0 ? checks.every(Boolean) : undefined;
+}
+
+function limitsInWords(goal, unit) {
+  if (typeof goal !== "string") return undefined;
+  const number = (text) => Number(text.replaceAll(",", ""));
+  const limits = {};
+  const ratio = /ratio [≤<] ([\d.]+)|[≤<] ([\d.]+)× the floor/.exec(goal);
+  if (ratio) limits.ratio = number(ratio[1] ?? ratio[2]);
+  const time = /(?:[≤<]|no task over) ([\d,.]+) (ms|s)\b/.exec(goal);
+  if (time && (unit === "ms" || unit === undefined))
+    limits.value = number(time[1]) * (time[2] === "s" ? 1000 : 1);
+  const percent = /[≤<] ([\d.]+)%/.exec(goal);
+  if (percent && unit === "ratio") limits.value = number(percent[1]) / 100;
+  const sized = /^[≤<] ([\d,.]+) ?(MB|kB|×)$/.exec(goal);
+  if (sized && unit === sized[2]) limits.value = number(sized[1]);
+  return Object.keys(limits).length > 0 ? limits : undefined;
+}
+
 function format(value, unit) {
   if (value === undefined) return "-";
   if (unit === "kB") return `${value.toFixed(1)} kB`;
@@ -85,7 +118,7 @@ async function buildAll() {
   // The import rows drive the app alone.
   if (lharOnly || importsOnly) return;
   // The HTML export inlines the viewer, built beside the app.
-  if (!repliesOnly && !variantsOnly)
+  if (!repliesOnly && !variantsOnly && !sessionsOnly)
     await build({ root, configFile: join(root, "vite.viewer.config.ts"), logLevel: "error" });
   await build({
     root,
@@ -442,6 +475,15 @@ async function main() {
   try {
     if (importsOnly) {
       await importsBenchmarks({ browser, baseURL, runs: quick ? 1 : 2, record });
+    } else if (sessionsOnly) {
+      await largeSessions({
+        browser,
+        baseURL,
+        benchBundle: join(out, "browser-bench.js"),
+        runs: quick ? 2 : 3,
+        record,
+        huge,
+      });
     } else if (everything) {
       await browserMicroBenchmarks(browser, baseURL);
       await callsBenchmarks({
@@ -534,7 +576,10 @@ function printTable() {
     "baseline median",
     "ratio",
     "goal",
+    "met",
   ];
+  // A row that judged itself (the proxy's memory reads what was held, not its median) keeps its verdict.
+  for (const row of rows) row.met ??= goalMet(row);
   const lines = rows.map((row) => [
     row.subject,
     row.work,
@@ -546,6 +591,7 @@ function printTable() {
     row.baselineMedian === undefined ? "-" : format(row.baselineMedian, row.unit),
     row.ratio === undefined ? "-" : `${row.ratio.toFixed(2)}×`,
     row.goal ?? "",
+    row.met === undefined ? "" : row.met ? "✓" : "✗",
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...lines.map((line) => String(line[column]).length)),
