@@ -430,6 +430,9 @@ export async function scrollLongestTask(page, selector, steps, by) {
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
       window.__bench.recording = false;
+      // A scroll that ran out of room did less work in its last moves: no measure of the same scroll.
+      if (element.scrollTop <= 0 || element.scrollTop + element.clientHeight >= element.scrollHeight)
+        throw new Error(`${target}: ${count} moves of ${delta} px reached its end; scroll less`);
       const tasks = window.__bench.longTasks.map((task) => task.duration);
       return tasks.length > 0 ? Math.max(...tasks) : 0;
     },
