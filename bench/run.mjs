@@ -2,6 +2,7 @@
 // `npm run bench`: measures the playground against baselines taken in the same run, in headless Chromium
 // (and in Node for the proxy), prints a table and writes the figures to bench/results.json.
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -16,6 +17,7 @@ import { htmlExportBenchmarks } from "./html-bench.mjs";
 import { importsBenchmarks } from "./imports-bench.mjs";
 import { lharBenchmarks } from "./lhar-bench.mjs";
 import { variantsBenchmarks } from "./variants-bench.mjs";
+import { format, goalMet, markdownTable } from "./rows.mjs";
 import { median, summarize } from "./stats.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -45,6 +47,8 @@ const everything = !lharOnly && !repliesOnly && !variantsOnly && !importsOnly &&
 
 const rows = [];
 const started = Date.now();
+/** The Chromium the run measured in, as it names itself (set when a browser is launched). */
+let browserVersion;
 
 function record(subject, work, samples, baselineLabel, baselineSamples, extra = {}) {
   const value = summarize(samples);
@@ -65,51 +69,6 @@ function record(subject, work, samples, baselineLabel, baselineSamples, extra = 
     `  ${subject} · ${work}: ${format(value.median, row.unit)} (vs ${baselineLabel}: ${baseline ? format(baseline.median, row.unit) : "-"})`,
   );
   return row;
-}
-
-/**
- * Whether a row meets its goal: the `limits` it states (a ratio to its floor, a median, a maximum over the
- * samples), or else those its goal's words state in the forms the rows use ("ratio ≤ 1.5", "≤ 2.5× the
- * floor", "< 50 ms", "no task over 50 ms", "< 1%", "< 3 s", "< 400 MB"); undefined where neither says.
- */
-function goalMet(row) {
-  const limits = row.limits ?? limitsInWords(row.goal, row.unit);
-  if (!limits) return undefined;
-  const checks = [];
-  if (limits.ratio !== undefined) checks.push(row.ratio !== undefined && row.ratio <= limits.ratio);
-  if (limits.value !== undefined) checks.push(row.median <= limits.value);
-  if (limits.max !== undefined) checks.push(row.max <= limits.max);
-  return checks.length > 0 ? checks.every(Boolean) : undefined;
-}
-
-function limitsInWords(goal, unit) {
-  if (typeof goal !== "string") return undefined;
-  const number = (text) => Number(text.replaceAll(",", ""));
-  const limits = {};
-  const ratio = /ratio [≤<] ([\d.]+)|[≤<] ([\d.]+)× the floor/.exec(goal);
-  if (ratio) limits.ratio = number(ratio[1] ?? ratio[2]);
-  const time = /(?:[≤<]|no task over) ([\d,.]+) (ms|s)\b/.exec(goal);
-  if (time && (unit === "ms" || unit === undefined))
-    limits.value = number(time[1]) * (time[2] === "s" ? 1000 : 1);
-  const percent = /[≤<] ([\d.]+)%/.exec(goal);
-  if (percent && unit === "ratio") limits.value = number(percent[1]) / 100;
-  const sized = /^[≤<] ([\d,.]+) ?(MB|kB|×)$/.exec(goal);
-  if (sized && unit === sized[2]) limits.value = number(sized[1]);
-  return Object.keys(limits).length > 0 ? limits : undefined;
-}
-
-function format(value, unit) {
-  if (value === undefined) return "-";
-  if (unit === "kB") return `${value.toFixed(1)} kB`;
-  if (unit === "count") return String(Math.round(value));
-  if (unit === "µs") return `${value.toFixed(2)} µs`;
-  if (unit === "×") return `${value.toFixed(3)}×`;
-  if (unit === "MB") return `${value.toFixed(0)} MB`;
-  return value >= 100
-    ? `${value.toFixed(0)} ms`
-    : value >= 10
-      ? `${value.toFixed(1)} ms`
-      : `${value.toFixed(3)} ms`;
 }
 
 async function buildAll() {
@@ -472,6 +431,7 @@ async function main() {
     executablePath,
     args: [...CHROMIUM_ARGS, "--js-flags=--expose-gc"],
   });
+  browserVersion = `Chromium ${browser.version()}, headless`;
   try {
     if (importsOnly) {
       await importsBenchmarks({ browser, baseURL, runs: quick ? 1 : 2, record });
@@ -542,6 +502,7 @@ async function htmlOnlyBenchmarks() {
   if (!executablePath)
     throw new Error("No Chromium found: run scripts/ensure-chromium.mjs or set CHROMIUM_PATH.");
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  browserVersion = `Chromium ${browser.version()}, headless`;
   try {
     await htmlExportBenchmarks({ browser, runs: quick ? 2 : 3, record });
   } finally {
@@ -558,7 +519,11 @@ async function writeResults() {
     machine: {
       node: process.version,
       platform: `${process.platform} ${process.arch}`,
+      cores: cpus().length,
+      cpu: cpus()[0]?.model,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
       chromium: executablePath,
+      browser: browserVersion,
     },
     rows,
   };
@@ -567,39 +532,9 @@ async function writeResults() {
 }
 
 function printTable() {
-  const header = [
-    "subject",
-    "work",
-    "median",
-    "spread (p25–p75)",
-    "baseline",
-    "baseline median",
-    "ratio",
-    "goal",
-    "met",
-  ];
   // A row that judged itself (the proxy's memory reads what was held, not its median) keeps its verdict.
   for (const row of rows) row.met ??= goalMet(row);
-  const lines = rows.map((row) => [
-    row.subject,
-    row.work,
-    row.unit === "ratio" ? `${(row.median * 100).toFixed(2)}%` : format(row.median, row.unit),
-    row.unit === "ratio"
-      ? `${(row.p25 * 100).toFixed(2)}–${(row.p75 * 100).toFixed(2)}%`
-      : `${format(row.p25, row.unit)}–${format(row.p75, row.unit)}`,
-    row.baseline ?? "-",
-    row.baselineMedian === undefined ? "-" : format(row.baselineMedian, row.unit),
-    row.ratio === undefined ? "-" : `${row.ratio.toFixed(2)}×`,
-    row.goal ?? "",
-    row.met === undefined ? "" : row.met ? "✓" : "✗",
-  ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...lines.map((line) => String(line[column]).length)),
-  );
-  const render = (cells) =>
-    `| ${cells.map((cell, column) => String(cell).padEnd(widths[column])).join(" | ")} |`;
-  console.log(`\n${render(header)}\n|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
-  for (const line of lines) console.log(render(line));
+  console.log(`\n${markdownTable(rows)}`);
 }
 
 main().catch((error) => {
