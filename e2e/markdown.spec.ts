@@ -244,3 +244,52 @@ test("axe-core: a horizontally scrolling code block in the chat can be reached b
   for (let press = 0; press < 5; press++) await page.keyboard.press("ArrowRight");
   await expect.poll(() => code.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
 });
+
+test("a reply of 3 MB in one block shows its first part with a count of the rest, more on request, and the page stays usable", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  // Past the size the Markdown worker takes: shown as plain text, its first 200,000 characters at once.
+  const text = "lorem ipsum ".repeat(262_144);
+  const reply = {
+    role: "assistant",
+    content: [{ type: "text", text }],
+    api: "mirror",
+    provider: "mirror",
+    model: "mirror",
+    usage: {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    },
+    stopReason: "stop",
+    timestamp: 2,
+  };
+  const file = [
+    { type: "session", format: "pi-playground-session", version: 1, title: "Huge reply" },
+    { type: "message", message: { role: "user", content: "hi", timestamp: 1 } },
+    { type: "message", message: reply },
+  ]
+    .map((line) => JSON.stringify(line))
+    .join("\n");
+  await page.getByLabel("Import a session file").setInputFiles({
+    name: "huge.jsonl",
+    mimeType: "application/json",
+    buffer: Buffer.from(file),
+  });
+  const rest = (text.length - 200_000).toLocaleString("en");
+  await expect(lastReply(page).getByText(`… and ${rest} more characters.`)).toBeVisible({ timeout: 30_000 });
+  expect((await lastReply(page).locator(".plain-text").textContent())?.length).toBe(200_000);
+  // The page answers at once: the composer takes input while the reply is on screen.
+  await page.getByRole("textbox", { name: "Message" }).fill("still here");
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("still here");
+  await lastReply(page).getByRole("button", { name: "Show 200,000 more characters" }).click();
+  await expect(
+    lastReply(page).getByText(`… and ${(text.length - 400_000).toLocaleString("en")} more characters.`),
+  ).toBeVisible();
+  expect((await lastReply(page).locator(".plain-text").textContent())?.length).toBe(400_000);
+  await expectAccessible(page, "a reply of megabytes shown in part");
+});

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { textPieces } from "./text-pieces.ts";
+import { shownText, textPieces } from "./text-pieces.ts";
 
 describe("textPieces", () => {
   it("leaves a text of up to twice the target whole", () => {
@@ -48,5 +48,33 @@ describe("textPieces", () => {
         expect(rebuilt).toBe(text);
       }),
     );
+  });
+});
+
+describe("shownText", () => {
+  it("shows a long text a page at a time and counts what it leaves out", () => {
+    const text = "lorem ipsum ".repeat(1_000);
+    const first = shownText(text, 1, 3_000, 500);
+    expect(first.pieces.join("")).toBe(text.slice(0, 3_000));
+    expect(first.hidden).toBe(text.length - 3_000);
+    const two = shownText(text, 2, 3_000, 500);
+    expect(two.pieces.join("")).toBe(text.slice(0, 6_000));
+    expect(shownText("short", 1, 3_000, 500)).toEqual({ pieces: ["short"], hidden: 0 });
+  });
+
+  it("does the same work per update however long a streaming text grows past its page", () => {
+    const chunk = "lorem ipsum ".repeat(350);
+    let text = "";
+    let before: string[] = [];
+    for (let index = 0; index < 750; index++) {
+      text += chunk;
+      const { pieces, hidden } = shownText(text, 1, 200_000, 4_000);
+      // Past the page, the pieces shown are the same ones: the page has nothing to lay out again.
+      if (text.length > 200_000 + chunk.length) expect(pieces).toEqual(before);
+      expect(pieces.join("").length + hidden).toBe(text.length);
+      expect(pieces.length).toBeLessThanOrEqual(Math.ceil(200_000 / 4_000));
+      before = pieces;
+    }
+    expect(text.length).toBeGreaterThan(3_000_000);
   });
 });

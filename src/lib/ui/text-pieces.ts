@@ -1,3 +1,5 @@
+import { positiveInt } from "../../shared/positive-int.ts";
+
 /** A piece aims at this many characters; it ends at the first line break past it, or at twice it. */
 export const PIECE_CHARS = 4_000;
 
@@ -31,4 +33,25 @@ export function textPieces(text: string, target = PIECE_CHARS): string[] {
   }
   pieces.push(text.slice(start));
   return pieces;
+}
+
+/**
+ * A long text shows this many characters at first, and this many more at each "show more": a reply of
+ * megabytes laid out and kept in the page whole froze it for hundreds of milliseconds as it streamed.
+ */
+export const TEXT_SHOWN_CHARS = positiveInt(import.meta.env?.VITE_TEXT_SHOWN_CHARS) ?? 200_000;
+
+/**
+ * The part of a text shown with `pages` pages revealed, in pieces, and how many characters it leaves out.
+ * Only the shown part is cut into pieces, so the work done as the text grows past it stays the same.
+ */
+export function shownText(
+  text: string,
+  pages = 1,
+  pageChars = TEXT_SHOWN_CHARS,
+  target = PIECE_CHARS,
+): { pieces: string[]; hidden: number } {
+  const limit = pages * pageChars;
+  const shown = text.length <= limit ? text : text.slice(0, limit);
+  return { pieces: textPieces(shown, target), hidden: text.length - shown.length };
 }
