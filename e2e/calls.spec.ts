@@ -61,13 +61,18 @@ test("Mirror, after a stopped reply, answers from what a provider receives: left
   page,
 }) => {
   await openPlayground(page);
+  const pace = page.getByRole("combobox", { name: "Mirror speed" });
+  const usualPace = await pace.inputValue();
   const stopReply = async () => {
+    // Paced slowly while it is stopped: on a busy machine a reply at the usual pace can end before Stop.
+    await pace.selectOption("5");
     await sendMessage(page, `please quote this back: ${"lorem ipsum ".repeat(40)}`);
     await expect(page.getByRole("article", { name: "Assistant reply (streaming)" })).toContainText(
       "I received",
     );
     await page.getByRole("button", { name: "Stop" }).click();
     await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "aborted");
+    await pace.selectOption(usualPace);
   };
   // pi-ai's own provider transform, with the mirror model, decides what a provider receives.
   const models = createModels({ authContext: { env: async () => undefined, fileExists: async () => false } });

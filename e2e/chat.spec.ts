@@ -6,9 +6,13 @@ test("a reply from the offline mirror model streams in and names what it receive
   await page.getByRole("combobox", { name: "Mirror speed" }).selectOption("15");
   await sendMessage(page, "hello");
 
-  const streaming = page.getByRole("article", { name: "Assistant reply (streaming)" });
-  await expect(streaming).toBeVisible();
-  const early = (await streaming.textContent()) ?? "";
+  // Read in the page, in the moment it is seen streaming: on a busy machine the reply may end between a
+  // check that it streams and a second look at its text.
+  const early = await page
+    .waitForFunction(
+      () => document.querySelector('article[aria-label="Assistant reply (streaming)"]')?.textContent ?? false,
+    )
+    .then((handle) => handle.jsonValue() as Promise<string>);
   await expect(lastReply(page)).toContainText("The last user message was", { timeout: 15_000 });
   const final = (await lastReply(page).textContent()) ?? "";
   // The text was seen growing: what was visible while streaming is shorter than the final answer.
