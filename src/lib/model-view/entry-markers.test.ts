@@ -55,4 +55,27 @@ describe("markers for the entries between facts", () => {
       "Context edit · new content for the model: “one”",
     ]);
   });
+
+  it("cuts what a file put in a marker (a label, a name, a model id of a megabyte) to a line", () => {
+    const big = "y".repeat(1024 * 1024);
+    const target: SessionEntry = {
+      type: "message",
+      id: "m",
+      parentId: null,
+      timestamp: "",
+      message: { role: "user", content: "hello", timestamp: 1 },
+    };
+    const at = { id: "x", parentId: "m", timestamp: "" };
+    const tree = buildTree([target]);
+    const markers = [
+      markerText(tree, { ...at, type: "label", targetId: "m", label: big }),
+      markerText(tree, { ...at, type: "session_info", name: big }),
+      markerText(tree, { ...at, type: "model_change", provider: "p", modelId: big }),
+    ];
+    for (const marker of markers) {
+      expect(marker).toMatch(/yyy…/);
+      expect(marker!.length).toBeLessThan(200);
+    }
+    expect(markers[0]).toMatch(/on “hello”$/);
+  });
 });

@@ -1,24 +1,25 @@
 import type { SessionEntry } from "../messages/entries.ts";
-import { entryTitle, type SessionTree } from "./session-tree.ts";
+import { clipInline, entryTitle, type SessionTree } from "./session-tree.ts";
 
 /**
  * One line for an entry on the path that is not a fact but changes something about the session: the
  * model, the thinking level, a label, the session's name, or what the model reads of an earlier fact (a
  * context edit). The chat shows these as small rows between messages, the tree view as small rows of the
  * branch. Entries that change nothing a person reads (an extension's own state, usage records, entries
- * of an unknown type) have no marker.
+ * of an unknown type) have no marker. What a file put in them is cut to a line's length (a label of a
+ * megabyte took seconds to lay out).
  */
 export function markerText(tree: SessionTree, entry: SessionEntry): string | undefined {
   switch (entry.type) {
     case "model_change":
-      return `Model: ${entry.provider}/${entry.modelId}`;
+      return `Model: ${clipInline(`${entry.provider}/${entry.modelId}`)}`;
     case "thinking_level_change":
-      return `Thinking level: ${entry.thinkingLevel}`;
+      return `Thinking level: ${clipInline(entry.thinkingLevel)}`;
     case "session_info":
-      return entry.name ? `Session named “${entry.name}”` : "Session name cleared";
+      return entry.name ? `Session named “${clipInline(entry.name)}”` : "Session name cleared";
     case "label": {
       const target = targetTitle(tree, entry.targetId);
-      return entry.label ? `Label “${entry.label}” on ${target}` : `Label removed from ${target}`;
+      return entry.label ? `Label “${clipInline(entry.label)}” on ${target}` : `Label removed from ${target}`;
     }
     case "context_edit": {
       const target = targetTitle(tree, entry.targetId);

@@ -49,6 +49,26 @@ describe("the session tree", () => {
     expect(branchTitle(labelled, entries[1]?.id ?? "")).toBe("Trip");
   });
 
+  it("cuts a label of a megabyte to a title's length (laid out whole, it froze the page)", () => {
+    const entries = chainEntries([createUserMessage("short", 1)], null);
+    const label = `big ${"x".repeat(1024 * 1024)}`;
+    const tree = buildTree([
+      ...entries,
+      {
+        type: "label",
+        id: "l",
+        parentId: entries[0]?.id ?? null,
+        timestamp: "",
+        targetId: entries[0]?.id ?? "",
+        label,
+      },
+    ]);
+    const title = entryTitle(tree, entries[0] as SessionEntry);
+    expect(title.startsWith("big xxx")).toBe(true);
+    expect(title.endsWith("…")).toBe(true);
+    expect(title.length).toBeLessThanOrEqual(60);
+  });
+
   it("outlines where branches part and end, counting the straight runs it does not list", () => {
     const { entries, leafId } = named("nested branches");
     const rows = outline(buildTree(entries), leafId);

@@ -36,6 +36,11 @@ export function buildTree(entries: readonly SessionEntry[]): SessionTree {
 
 const TITLE_LENGTH = 60;
 
+/** A piece of a file shown inside a line (a label, a name, a model id): at most `max` characters. */
+export function clipInline(text: string, max = TITLE_LENGTH * 2): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 function firstLine(text: string): string {
   // Only the start is shown: a long text is cut before its whitespace is folded.
   const line = text
@@ -51,7 +56,8 @@ function firstLine(text: string): string {
  */
 export function entryTitle(tree: SessionTree, entry: SessionEntry, { withLabel = true } = {}): string {
   const label = withLabel ? tree.labels.get(entry.id) : undefined;
-  if (label) return label;
+  // A label of a megabyte (an imported file's) is cut like any title: laid out whole, it froze the page.
+  if (label) return label.length > TITLE_LENGTH ? firstLine(label) : label;
   const fact = factOf(entry);
   const text = fact ? factTitle(fact) : "";
   if (text) return text;
