@@ -337,7 +337,8 @@ export async function measureStream(page, cdp, tokens, intervalMs, delta, { stre
 /** Wait until the page has fetched the inspector's code (it does so while idle after the first paint). */
 export async function inspectorCodeLoaded(page) {
   await page.waitForFunction(
-    () => performance.getEntriesByType("resource").some((entry) => /\/Inspector-[^/]*\.js$/.test(entry.name)),
+    () =>
+      performance.getEntriesByType("resource").some((entry) => /\/InspectorPane-[^/]*\.js$/.test(entry.name)),
     undefined,
     { timeout: 10_000 },
   );

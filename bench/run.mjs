@@ -119,7 +119,7 @@ async function bundleSizes() {
   const lazy = [
     ["the Agent and its stream (requested as a session opens)", /^agent-runtime-.*\.js$/],
     ["session validators (requested as storage opens)", /^(validator|validate|entry-validate)-.*\.js$/],
-    ["inspector", /^Inspector-.*\.js$/],
+    ["inspector", /^InspectorPane-.*\.js$/],
     ["calls view", /^CallsView-.*\.js$/],
     ["anatomy (with its tab)", /^AnatomyView-.*\.js$/],
   ];
