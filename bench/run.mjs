@@ -432,56 +432,27 @@ async function main() {
     args: [...CHROMIUM_ARGS, "--js-flags=--expose-gc"],
   });
   browserVersion = `Chromium ${browser.version()}, headless`;
+  // What every benchmark of the app in Chromium is given: the browser, the served build, the benchmark's own
+  // bundle, its sample count and where it records.
+  const app = { browser, baseURL, benchBundle: join(out, "browser-bench.js"), runs: quick ? 2 : 3, record };
   try {
     if (importsOnly) {
       await importsBenchmarks({ browser, baseURL, runs: quick ? 1 : 2, record });
     } else if (sessionsOnly) {
-      await largeSessions({
-        browser,
-        baseURL,
-        benchBundle: join(out, "browser-bench.js"),
-        runs: quick ? 2 : 3,
-        record,
-        huge,
-      });
+      await largeSessions({ ...app, huge });
     } else if (everything) {
       await browserMicroBenchmarks(browser, baseURL);
-      await callsBenchmarks({
-        browser,
-        baseURL,
-        benchBundle: join(out, "browser-bench.js"),
-        runs: quick ? 3 : 7,
-        record,
-      });
-      await appBenchmarks({
-        browser,
-        baseURL,
-        benchBundle: join(out, "browser-bench.js"),
-        runs: quick ? 2 : 3,
-        record,
-        huge,
-      });
+      await callsBenchmarks({ ...app, runs: quick ? 3 : 7 });
+      await appBenchmarks({ ...app, huge });
     }
     if (everything || variantsOnly) {
-      const perFrame = await variantsBenchmarks({
-        browser,
-        baseURL,
-        benchBundle: join(out, "browser-bench.js"),
-        runs: quick ? 2 : 3,
-        record,
-      });
+      const perFrame = await variantsBenchmarks(app);
       console.log(
         `  three variants against one: ${perFrame.ratio?.toFixed(2)}× the main thread per frame (goal ≤ 1.5×)`,
       );
     }
     if (everything || repliesOnly) {
-      await markdownBenchmarks({
-        browser,
-        baseURL,
-        benchBundle: join(out, "browser-bench.js"),
-        runs: quick ? 2 : 3,
-        record,
-      });
+      await markdownBenchmarks(app);
     }
     if (everything || lharOnly) await lharBenchmarks({ browser, baseURL, runs: quick ? 2 : 3, record });
     if (everything) await htmlExportBenchmarks({ browser, runs: quick ? 2 : 3, record });

@@ -122,35 +122,7 @@ test("an imported reply too costly to format is ended in the worker after its ti
   await recordMarkdownWorkers(page);
   await openPlayground(page);
   const text = pathological(80_000);
-  const reply = {
-    role: "assistant",
-    content: [{ type: "text", text }],
-    api: "mirror",
-    provider: "mirror",
-    model: "mirror",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "stop",
-    timestamp: 2,
-  };
-  const file = [
-    { type: "session", format: "pi-playground-session", version: 1, title: "Heavy reply" },
-    { type: "message", message: { role: "user", content: "hi", timestamp: 1 } },
-    { type: "message", message: reply },
-  ]
-    .map((line) => JSON.stringify(line))
-    .join("\n");
-  await page.getByLabel("Import a session file").setInputFiles({
-    name: "heavy.jsonl",
-    mimeType: "application/json",
-    buffer: Buffer.from(file),
-  });
+  await importOneReply(page, "Heavy reply", text);
   await expect(lastReply(page).getByText("Shown as plain text: formatting it took too long.")).toBeVisible({
     timeout: 15_000,
   });
@@ -251,6 +223,23 @@ test("a reply of 3 MB in one block shows its first part with a count of the rest
   await openPlayground(page);
   // Past the size the Markdown worker takes: shown as plain text, its first 200,000 characters at once.
   const text = "lorem ipsum ".repeat(262_144);
+  await importOneReply(page, "Huge reply", text);
+  const rest = (text.length - 200_000).toLocaleString("en");
+  await expect(lastReply(page).getByText(`… and ${rest} more characters.`)).toBeVisible({ timeout: 30_000 });
+  expect((await lastReply(page).locator(".plain-text").textContent())?.length).toBe(200_000);
+  // The page answers at once: the composer takes input while the reply is on screen.
+  await page.getByRole("textbox", { name: "Message" }).fill("still here");
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("still here");
+  await lastReply(page).getByRole("button", { name: "Show 200,000 more characters" }).click();
+  await expect(
+    lastReply(page).getByText(`… and ${(text.length - 400_000).toLocaleString("en")} more characters.`),
+  ).toBeVisible();
+  expect((await lastReply(page).locator(".plain-text").textContent())?.length).toBe(400_000);
+  await expectAccessible(page, "a reply of megabytes shown in part");
+});
+
+/** Imports a session of one user message and one assistant reply holding `text`, and opens it. */
+async function importOneReply(page: Page, title: string, text: string): Promise<void> {
   const reply = {
     role: "assistant",
     content: [{ type: "text", text }],
@@ -269,27 +258,15 @@ test("a reply of 3 MB in one block shows its first part with a count of the rest
     timestamp: 2,
   };
   const file = [
-    { type: "session", format: "pi-playground-session", version: 1, title: "Huge reply" },
+    { type: "session", format: "pi-playground-session", version: 1, title },
     { type: "message", message: { role: "user", content: "hi", timestamp: 1 } },
     { type: "message", message: reply },
   ]
     .map((line) => JSON.stringify(line))
     .join("\n");
   await page.getByLabel("Import a session file").setInputFiles({
-    name: "huge.jsonl",
+    name: `${title.toLowerCase().replaceAll(" ", "-")}.jsonl`,
     mimeType: "application/json",
     buffer: Buffer.from(file),
   });
-  const rest = (text.length - 200_000).toLocaleString("en");
-  await expect(lastReply(page).getByText(`… and ${rest} more characters.`)).toBeVisible({ timeout: 30_000 });
-  expect((await lastReply(page).locator(".plain-text").textContent())?.length).toBe(200_000);
-  // The page answers at once: the composer takes input while the reply is on screen.
-  await page.getByRole("textbox", { name: "Message" }).fill("still here");
-  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("still here");
-  await lastReply(page).getByRole("button", { name: "Show 200,000 more characters" }).click();
-  await expect(
-    lastReply(page).getByText(`… and ${(text.length - 400_000).toLocaleString("en")} more characters.`),
-  ).toBeVisible();
-  expect((await lastReply(page).locator(".plain-text").textContent())?.length).toBe(400_000);
-  await expectAccessible(page, "a reply of megabytes shown in part");
-});
+}
