@@ -43,6 +43,9 @@ test("an exported session imports into a fresh profile with identical facts and 
   await openPlayground(page);
   await page.getByRole("button", { name: "Load example" }).click();
   await page.getByRole("menuitem", { name: /approval trail/ }).click();
+  // The example opens as a session of its own, with its own composer: typed before it shows, the message
+  // went to the composer it replaced.
+  await expect(page.getByRole("region", { name: "Approval request: Run save_note" })).toBeVisible();
   await sendMessage(page, "compute 3 * 3");
   await expect(lastReply(page)).toContainText("returned: 3 * 3 = 9", { timeout: 15_000 });
   await page.getByRole("button", { name: "Inspector", exact: true }).click();
