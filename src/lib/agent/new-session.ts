@@ -95,7 +95,12 @@ export async function storeNewSession(
 ): Promise<CreatedSession> {
   const { meta, entries } = newSession(init);
   try {
-    const stored = await store.createSession(meta, entries, options);
+    const stored = options?.storedElsewhere
+      ? {
+          meta: await options.storedElsewhere(meta),
+          records: entries.map((entry, seq) => entryRecord(meta.id, seq, 1, entry)),
+        }
+      : await store.createSession(meta, entries, options);
     return { meta: stored.meta, entries, stored: { records: stored.records, meta: stored.meta } };
   } catch (error) {
     // Given up (an import cancelled): no session at all, rather than one kept in memory.

@@ -1,13 +1,23 @@
 import { describe, expect, it } from "vitest";
+import { newSession, storeNewSession } from "../agent/new-session.ts";
 import { loadValidators } from "../messages/validators.ts";
-import { CANCELLED_MESSAGE, ImportCancelled, readFileInWorker, type ImportProgress } from "./file-import.ts";
+import { IdbSessionStore } from "../storage/idb-store.ts";
+import type { SessionStore } from "../storage/session-store.ts";
+import {
+  CANCELLED_MESSAGE,
+  ImportCancelled,
+  openFileInWorker,
+  readFileInWorker,
+  type ImportProgress,
+} from "./file-import.ts";
 import { parseSessionFile } from "./import-file.ts";
 import { ImportError } from "./parsed-import.ts";
 
 /**
  * Reading a chosen file in the import worker, in Chromium: what the page receives is what parsing the
  * file on the page gives, in slices, with the progress said along the way; a bad file is the same clear
- * error; Cancel ends the worker.
+ * error; Cancel ends the worker. The same worker stores what it read in this origin's IndexedDB, so the
+ * page never copies the entries into storage; Cancel while it stores leaves nothing of the new session.
  */
 
 const START = Date.UTC(2026, 0, 1);
@@ -78,5 +88,103 @@ describe("Large imports freeze the tab: a file is read in a worker", () => {
     expect(error).toBeInstanceOf(ImportCancelled);
     expect((error as Error).message).toBe(CANCELLED_MESSAGE);
     expect(ended).toBe(true);
+  });
+});
+
+describe("Large imports freeze the tab: the worker that read a file stores it", () => {
+  /** The page's store, counting the sessions it is asked to create itself. */
+  function counting(store: SessionStore): { store: SessionStore; created: () => number } {
+    let created = 0;
+    return {
+      store: new Proxy(store, {
+        get(target, key, receiver) {
+          if (key === "createSession") {
+            return (...args: Parameters<SessionStore["createSession"]>) => {
+              created++;
+              return target.createSession(...args);
+            };
+          }
+          const value: unknown = Reflect.get(target, key, receiver);
+          return typeof value === "function" ? (value as () => unknown).bind(target) : value;
+        },
+      }),
+      created: () => created,
+    };
+  }
+
+  it("stores the session from the worker: the page creates nothing, and IndexedDB holds every entry", async () => {
+    const file = new File([piFile(5_000)], "stored.jsonl");
+    const { parsed, storer } = await openFileInWorker(file);
+    expect(storer).toBeDefined();
+    const pageStore = await IdbSessionStore.open();
+    const { store, created } = counting(pageStore);
+    const progress: number[] = [];
+    try {
+      const made = await storeNewSession(
+        store,
+        { entries: parsed.entries, leafId: parsed.leafId, title: "stored" },
+        {
+          storedElsewhere: (meta) =>
+            storer!.store(meta, undefined, { onProgress: (done) => progress.push(done) }),
+        },
+      );
+      expect(created()).toBe(0);
+      expect(made.stored.meta?.messageCount).toBe(5_000);
+      const loaded = await pageStore.loadSession(made.meta.id);
+      expect(loaded?.meta).toEqual(made.stored.meta);
+      expect(loaded?.records.map((record) => record.entry)).toEqual(parsed.entries);
+      expect(loaded?.records).toEqual(made.stored.records);
+      expect(progress.at(-1)).toBe(5_000);
+    } finally {
+      storer?.close();
+      pageStore.close();
+    }
+  });
+
+  it("puts the system message first where the file has none, as the page would", async () => {
+    const flat = [
+      { role: "user", content: "hello", timestamp: START },
+      { role: "user", content: "again", timestamp: START + 1 },
+    ];
+    const file = new File([JSON.stringify(flat)], "flat.json");
+    const { parsed, storer } = await openFileInWorker(file);
+    const pageStore = await IdbSessionStore.open();
+    try {
+      expect(parsed.addSystemFact).toBe(true);
+      const { planImport } = await import("./import-session.ts");
+      const { createSystemFact } = await import("../agent/new-session.ts");
+      const plan = planImport(parsed, { hasModel: () => false, systemFact: () => createSystemFact() });
+      const { meta, entries } = newSession(plan.init);
+      await storer!.store(meta, plan.system);
+      const loaded = await pageStore.loadSession(meta.id);
+      expect(loaded?.records.map((record) => record.entry)).toEqual(entries);
+      expect(entries[0]?.id).toBe(plan.system?.id);
+    } finally {
+      storer?.close();
+      pageStore.close();
+    }
+  });
+
+  it("stores nothing when cancelled while it stores, and the sessions already stored are kept", async () => {
+    const pageStore = await IdbSessionStore.open();
+    const kept = newSession({ title: "kept", entries: [] });
+    await pageStore.createSession(kept.meta, kept.entries);
+    const before = (await pageStore.listSessions()).sessions.map((meta) => meta.id).sort();
+    const file = new File([piFile(20_000)], "cancelled-store.jsonl");
+    const { parsed, storer } = await openFileInWorker(file);
+    const controller = new AbortController();
+    try {
+      const { meta } = newSession({ entries: parsed.entries, leafId: parsed.leafId });
+      const storing = storer!.store(meta, undefined, { signal: controller.signal });
+      controller.abort();
+      const error = await storing.catch((caught: unknown) => caught);
+      expect(error).toBe(controller.signal.reason);
+      expect(await pageStore.getMeta(meta.id)).toBeUndefined();
+      expect((await pageStore.listSessions()).sessions.map((meta) => meta.id).sort()).toEqual(before);
+      expect((await pageStore.loadSession(kept.meta.id))?.meta.title).toBe("kept");
+    } finally {
+      storer?.close();
+      pageStore.close();
+    }
   });
 });

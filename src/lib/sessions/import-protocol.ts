@@ -1,16 +1,21 @@
 import type { SessionEntry } from "../messages/entries.ts";
-import type { NewCall } from "../storage/records.ts";
+import type { NewCall, SessionMeta } from "../storage/records.ts";
 import type { ReadProgress } from "./import-file.ts";
 import type { ParsedImport } from "./parsed-import.ts";
 
 /**
  * Messages between the page and the import worker. The worker reads, parses and checks a file; what it
  * found comes back in slices (entries, then calls), each small enough that the page takes it in without
- * a long task, and then the rest of the parsed file.
+ * a long task, and then the rest of the parsed file. The worker keeps the entries it read: asked to, it
+ * stores them itself as the new session, so that the page never copies them into IndexedDB (a copy of a
+ * 30 MB entry takes the page's thread for over a second), and it can be told to give that up.
  */
-export interface ImportRequest {
-  file: File;
-}
+export type ImportRequest =
+  | { type: "read"; file: File }
+  /** Store the entries read as the session `meta` describes; with `system`, that entry first (withSystemEntry). */
+  | { type: "store"; meta: SessionMeta; system?: SessionEntry }
+  /** Give up storing: the session's transaction is aborted, so nothing of it is stored. */
+  | { type: "cancel" };
 
 export type ImportReply =
   | ({ type: "progress" } & ReadProgress)
@@ -19,7 +24,13 @@ export type ImportReply =
   /** The parsed file without its entries and calls (sent before). */
   | { type: "done"; parsed: ParsedImport }
   /** `expected`: an ImportError, whose message is meant for the person as it is. */
-  | { type: "error"; message: string; expected: boolean };
+  | { type: "error"; message: string; expected: boolean }
+  /** Entries handed to storage so far, of all. */
+  | { type: "storing"; done: number; total: number }
+  /** The session is stored: its metadata as stored. */
+  | { type: "stored"; meta: SessionMeta }
+  /** Nothing was stored: `cancelled` when it was given up. */
+  | { type: "store-failed"; message: string; cancelled: boolean };
 
 /** About this many bytes of the file's text per slice sent to the page. */
 export const SLICE_BYTES = 512 * 1024;

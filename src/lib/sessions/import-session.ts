@@ -2,18 +2,20 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { SessionInit } from "../agent/new-session.ts";
 import type { SessionSettings } from "../agent/session-settings.ts";
 import { sessionToolsRead } from "../agent/tools/tool-definitions.ts";
-import { messageEntry, newEntryId, pathTo } from "../messages/entries.ts";
+import { messageEntry, newEntryId, pathTo, type SessionEntry } from "../messages/entries.ts";
 import type { ModelRef } from "../models/model-ref.ts";
 import { projectSession } from "../model-view/session-projection.ts";
 import type { NewCall, SessionMeta } from "../storage/records.ts";
 import type { SessionStore } from "../storage/session-store.ts";
 import { isThinkingLevel } from "../../shared/enums.ts";
-import type { ParsedImport } from "./parsed-import.ts";
+import { withSystemEntry, type ParsedImport } from "./parsed-import.ts";
 
 /** A parsed file as a new session: what to create it from, and what to tell the person. */
 export interface ImportPlan {
   init: SessionInit;
   notes: string[];
+  /** The system message put first (a flat file has none): its entries are `withSystemEntry` of the file's. */
+  system?: SessionEntry;
 }
 
 /**
@@ -32,16 +34,15 @@ export function planImport(
   let settings = tools.problems.length > 0 ? { ...parsed.settings, tools: tools.tools } : parsed.settings;
   let entries = parsed.entries;
   let leafId = parsed.leafId;
+  let system: SessionEntry | undefined;
   if (parsed.addSystemFact) {
-    const system = messageEntry(
+    const ids = new Set(entries.map((entry) => entry.id));
+    system = messageEntry(
       systemFact(),
       null,
-      newEntryId((id) => entries.some((entry) => entry.id === id)),
+      newEntryId((id) => ids.has(id)),
     );
-    entries = [
-      system,
-      ...entries.map((entry) => (entry.parentId === null ? { ...entry, parentId: system.id } : entry)),
-    ];
+    entries = withSystemEntry(entries, system);
     leafId ??= system.id;
   }
   if (parsed.source === "pi-session") {
@@ -60,6 +61,7 @@ export function planImport(
       ...(parsed.piHeader ? { piHeader: parsed.piHeader } : {}),
     },
     notes,
+    ...(system ? { system } : {}),
   };
 }
 

@@ -1,26 +1,36 @@
+import type { SessionEntry } from "../messages/entries.ts";
 import { loadValidators } from "../messages/validators.ts";
+import { IdbSessionStore } from "../storage/idb-store.ts";
+import type { SessionMeta } from "../storage/records.ts";
 import { readSessionFile } from "./import-file.ts";
 import { sliceLength, type ImportReply, type ImportRequest } from "./import-protocol.ts";
-import { ImportError } from "./parsed-import.ts";
+import { ImportError, withSystemEntry, type ParsedImport } from "./parsed-import.ts";
 
 /**
  * The import worker: reads, parses and checks a chosen session file off the main thread, so that no file,
- * however large or strange, freezes the page. Cancelling ends this worker; nothing is stored before the
- * page has received everything.
+ * however large or strange, freezes the page; then, when the page asks, stores the entries it read as the
+ * new session, so that copying them into IndexedDB is this thread's work too. Cancelling while reading
+ * ends this worker; cancelling while storing aborts the session's one transaction: nothing is stored.
  */
 const scope = self as unknown as {
   postMessage(message: ImportReply): void;
   addEventListener(type: "message", listener: (event: MessageEvent<ImportRequest>) => void): void;
 };
 
-scope.addEventListener("message", (event) => void read(event.data.file));
+/** The file read, kept until it is stored (or the page ends this worker). */
+let parsed: ParsedImport | undefined;
+let storing: AbortController | undefined;
+
+scope.addEventListener("message", ({ data }) => {
+  if (data.type === "read") void read(data.file);
+  else if (data.type === "store") void store(data.meta, data.system);
+  else storing?.abort();
+});
 
 async function read(file: File): Promise<void> {
   try {
     await loadValidators();
-    const parsed = await readSessionFile(file, (progress) =>
-      scope.postMessage({ type: "progress", ...progress }),
-    );
+    parsed = await readSessionFile(file, (progress) => scope.postMessage({ type: "progress", ...progress }));
     const { entries, calls } = parsed;
     const length = sliceLength(entries.length + calls.length, file.size);
     for (let start = 0; start < entries.length; start += length)
@@ -33,6 +43,31 @@ async function read(file: File): Promise<void> {
       type: "error",
       message: error instanceof Error ? error.message : String(error),
       expected: error instanceof ImportError,
+    });
+  }
+}
+
+async function store(meta: SessionMeta, system: SessionEntry | undefined): Promise<void> {
+  const controller = new AbortController();
+  storing = controller;
+  try {
+    if (!parsed) throw new Error("the import worker holds no file to store");
+    const entries = system ? withSystemEntry(parsed.entries, system) : parsed.entries;
+    const store = await IdbSessionStore.open();
+    try {
+      const created = await store.createSession(meta, entries, {
+        signal: controller.signal,
+        onProgress: (done, total) => scope.postMessage({ type: "storing", done, total }),
+      });
+      scope.postMessage({ type: "stored", meta: created.meta });
+    } finally {
+      store.close();
+    }
+  } catch (error) {
+    scope.postMessage({
+      type: "store-failed",
+      message: error instanceof Error ? error.message : String(error),
+      cancelled: controller.signal.aborted,
     });
   }
 }

@@ -63,3 +63,14 @@ export function noEntries(count: number, problems: readonly ImportProblem[], fil
 export function titleFrom(fileName: string): string {
   return `Imported: ${fileName.replace(/(\.pi)?\.(jsonl?|txt)$/i, "").replace(/\.lhar$/i, "")}`;
 }
+
+/**
+ * A flat file's entries with the playground's system message first: the roots hang under it. The page and
+ * the import worker (which stores the entries it holds) both make the session's entries with this.
+ */
+export function withSystemEntry(entries: readonly SessionEntry[], system: SessionEntry): SessionEntry[] {
+  return [
+    system,
+    ...entries.map((entry) => (entry.parentId === null ? { ...entry, parentId: system.id } : entry)),
+  ];
+}

@@ -22,6 +22,7 @@ import type { SessionLocks, SyncMessage, TabChannel } from "../storage/tab-sync.
 import { downloadText } from "./download.ts";
 import type { ExportKind } from "./export-format.ts";
 import type { ParsedImport } from "./parsed-import.ts";
+import type { ImportStorer } from "./file-import.ts";
 import { SessionList } from "./session-list.svelte.ts";
 import { StorageHealth } from "./storage-health.svelte.ts";
 import { LiveSessions } from "../live/live-sessions.svelte.ts";
@@ -294,11 +295,14 @@ export class Workspace {
     {
       signal,
       onProgress,
+      storer,
     }: {
       /** Aborted before the session is stored: nothing is, and the promise rejects. */
       signal?: AbortSignal;
       /** Entries stored, then recorded calls stored. */
       onProgress?: (what: "entries" | "calls", done: number, total: number) => void;
+      /** The worker that read the file: it stores the entries it holds, where sessions are in IndexedDB. */
+      storer?: ImportStorer;
     } = {},
   ): Promise<ChatSession | undefined> {
     const [{ planImport, importCalls, importNotice }, { createSystemFact }] = await Promise.all([
@@ -311,11 +315,22 @@ export class Workspace {
     });
     // Sessions already called so: the new one stands beside them, and the notice says so.
     const namesakes = this.list.sessions.filter((meta) => meta.title === plan.init.title).length;
+    const onEntries = onProgress && ((done: number, total: number) => onProgress("entries", done, total));
+    // The worker's database is this page's only when sessions are in IndexedDB (not in memory).
+    const storedElsewhere =
+      storer && this.#deps.store.kind === "indexeddb"
+        ? (meta: SessionMeta) =>
+            storer.store(meta, plan.system, {
+              ...(signal ? { signal } : {}),
+              ...(onEntries ? { onProgress: onEntries } : {}),
+            })
+        : undefined;
     const session = await this.newSession(
       { ...plan.init, importedFrom: { fileName, at: Date.now() } },
       {
         ...(signal ? { signal } : {}),
-        ...(onProgress ? { onProgress: (done, total) => onProgress("entries", done, total) } : {}),
+        ...(onEntries ? { onProgress: onEntries } : {}),
+        ...(storedElsewhere ? { storedElsewhere } : {}),
       },
     );
     if (!session) return undefined;

@@ -127,6 +127,16 @@ export class IdbSessionStore implements SessionStore {
         issued.push(request);
         return request;
       };
+      // Given up at any moment before the transaction commits (a large put included): it is aborted.
+      const abort = () => {
+        try {
+          tx.abort();
+        } catch {
+          // Already committed or aborted.
+        }
+      };
+      signal?.addEventListener("abort", abort, { once: true });
+      void done.finally(() => signal?.removeEventListener("abort", abort)).catch(() => undefined);
       try {
         void issue(tx.objectStore(SESSIONS).add(stored));
         const store = tx.objectStore(ENTRIES);

@@ -100,6 +100,12 @@ export interface CreateOptions {
   signal?: AbortSignal;
   /** Entries handed to storage so far, of all. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * The session is stored by whoever holds its entries (an import's worker, so that the page never copies
+   * them into IndexedDB): given its metadata, it stores metadata and entries as `createSession` would, in
+   * one transaction, and returns the metadata stored. The store itself then writes nothing.
+   */
+  storedElsewhere?: (meta: SessionMeta) => Promise<SessionMeta>;
 }
 
 /**
