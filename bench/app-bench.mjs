@@ -108,13 +108,6 @@ export async function appBenchmarks({ browser, baseURL, benchBundle, runs, recor
     { goal: "no task over 50 ms (0 = none over 50 ms)" },
   );
   record(
-    "sending a request: longest task before the first token",
-    "10,000 messages",
-    pick("chat", "sendLongest"),
-    "empty session",
-    pick("empty", "sendLongest"),
-  );
-  record(
     "streaming 200 tokens/s: dropped frames",
     "10,000 messages, 2 s",
     pick("chat", "dropped"),
@@ -351,13 +344,6 @@ async function streamInto({ browser, baseURL, benchBundle, record, runs, context
     "empty session",
     intoEmpty.map((result) => result.longest),
     { goal: "no task over 50 ms (0 = none over 50 ms)" },
-  );
-  record(
-    "sending a request: longest task before the first token",
-    "100,000 facts",
-    into.map((result) => result.sendLongest),
-    "empty session",
-    intoEmpty.map((result) => result.sendLongest),
   );
   record(
     "streaming 200 tokens/s: dropped frames",

@@ -16,6 +16,7 @@ import { callsBenchmarks } from "./calls-bench.mjs";
 import { htmlExportBenchmarks } from "./html-bench.mjs";
 import { importsBenchmarks } from "./imports-bench.mjs";
 import { lharBenchmarks } from "./lhar-bench.mjs";
+import { sendBenchmarks } from "./send-bench.mjs";
 import { variantsBenchmarks } from "./variants-bench.mjs";
 import { format, goalMet, markdownTable } from "./rows.mjs";
 import { median, summarize } from "./stats.mjs";
@@ -42,8 +43,10 @@ const repliesOnly = process.argv.includes("--replies-only");
 const variantsOnly = process.argv.includes("--variants-only");
 // Only the sessions of 1,000 and 100,000 facts (open, scroll, jump, streaming into the largest): `-- --sessions-only`.
 const sessionsOnly = process.argv.includes("--sessions-only");
+// Only the sends' rows (the longest task before the first token at 10,000 and 100,000 facts): `-- --send-only`.
+const sendOnly = process.argv.includes("--send-only");
 /** The rows of the app in Chromium beside the LHAR import, the replies and the variants. */
-const everything = !lharOnly && !repliesOnly && !variantsOnly && !importsOnly && !sessionsOnly;
+const everything = !lharOnly && !repliesOnly && !variantsOnly && !importsOnly && !sessionsOnly && !sendOnly;
 
 const rows = [];
 const started = Date.now();
@@ -77,7 +80,7 @@ async function buildAll() {
   // The import rows drive the app alone.
   if (lharOnly || importsOnly) return;
   // The HTML export inlines the viewer, built beside the app.
-  if (!repliesOnly && !variantsOnly && !sessionsOnly)
+  if (!repliesOnly && !variantsOnly && !sessionsOnly && !sendOnly)
     await build({ root, configFile: join(root, "vite.viewer.config.ts"), logLevel: "error" });
   await build({
     root,
@@ -440,10 +443,13 @@ async function main() {
       await importsBenchmarks({ browser, baseURL, runs: quick ? 1 : 2, record });
     } else if (sessionsOnly) {
       await largeSessions({ ...app, huge });
+    } else if (sendOnly) {
+      await sendBenchmarks({ ...app, huge });
     } else if (everything) {
       await browserMicroBenchmarks(browser, baseURL);
       await callsBenchmarks({ ...app, runs: quick ? 3 : 7 });
       await appBenchmarks({ ...app, huge });
+      await sendBenchmarks({ ...app, huge });
     }
     if (everything || variantsOnly) {
       const perFrame = await variantsBenchmarks(app);
