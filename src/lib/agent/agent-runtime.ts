@@ -8,6 +8,7 @@ export { samplingOptions } from "../../shared/sampling-params.ts";
 export { agentToolsFor } from "./tools/session-tools.ts";
 export { sessionTools } from "./tools/tool-definitions.ts";
 export { ToolAnswers } from "./tool-answers.svelte.ts";
+export { prepareWhenIdle as prepareRequestBodyWhenIdle } from "./request-body.ts";
 
 /**
  * pi's `Agent` and the stream function that speaks the proxy protocol: the part of the session runtime

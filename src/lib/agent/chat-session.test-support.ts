@@ -56,8 +56,10 @@ export function useFakeProxy(): FakeProxy {
     vi.stubGlobal("fetch", async (input: string | URL | Request, init?: RequestInit) => {
       const url = String(input instanceof Request ? input.url : input);
       if (url.endsWith("/api/session")) return Response.json({ token: "t", maxBodyBytes: 1_000_000 });
-      proxy.bodies.push(String(init?.body));
-      const body = JSON.parse(String(init?.body)) as { context: { messages: AgentMessage[] } };
+      // The stream function sends its body as a Blob (request-body.ts); read as the proxy reads it.
+      const sent = await new Response(init?.body).text();
+      proxy.bodies.push(sent);
+      const body = JSON.parse(sent) as { context: { messages: AgentMessage[] } };
       proxy.requests.push(
         body.context.messages.map((message) => ({ role: message.role, text: text(message) })),
       );

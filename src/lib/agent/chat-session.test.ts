@@ -170,6 +170,54 @@ describe("ChatSession", () => {
     ]);
   });
 
+  it("never changes a fact in place once it is stored, so a request may reuse the JSON of the messages it sent before", async () => {
+    const { tab } = world();
+    const session = await ChatSession.create(tab("a"));
+    await session.setToolApproval("calculate", true);
+    await session.setPolicy("approval_request", "userText");
+    // Each fact object as it was when first seen, compared with the same object after the turns below.
+    const firstSeen = new Map<object, string>();
+    const look = () => {
+      for (const fact of session.facts) if (!firstSeen.has(fact)) firstSeen.set(fact, JSON.stringify(fact));
+    };
+    proxy.scripted = [
+      [
+        { type: "start" },
+        { type: "text_start", contentIndex: 0 },
+        { type: "text_delta", contentIndex: 0, delta: "let me add" },
+        { type: "text_end", contentIndex: 0 },
+        { type: "toolcall_start", contentIndex: 1, id: "call-1", toolName: "calculate" },
+        { type: "toolcall_delta", contentIndex: 1, delta: '{"expression":"1+1"}' },
+        {
+          type: "toolcall_end",
+          contentIndex: 1,
+          toolCall: { type: "toolCall", id: "call-1", name: "calculate", arguments: { expression: "1+1" } },
+        },
+        { type: "done", reason: "toolUse", usage },
+      ],
+    ];
+    const run = session.send("add");
+    await vi.waitFor(() => {
+      look();
+      expect(session.facts.some((fact) => fact.role === "approval_request")).toBe(true);
+    });
+    look();
+    await session.decide(
+      session.facts.findIndex((fact) => fact.role === "approval_request"),
+      "approved",
+    );
+    look();
+    await run;
+    look();
+    await session.send("again");
+    look();
+    await session.inject({ role: "notification", text: "a note", timestamp: 1 }, "append");
+    await session.send("and again");
+    look();
+    expect(firstSeen.size).toBeGreaterThan(roles(session.facts).length);
+    for (const [fact, json] of firstSeen) expect(JSON.stringify(fact)).toBe(json);
+  });
+
   it("catches up with another tab's run by revision, decisions included, and reads nothing when nothing changed", async () => {
     const { store, tab } = world();
     const a = await ChatSession.create(tab("a"));

@@ -19,7 +19,7 @@ export function mirrorWorld() {
   const api = new MirrorApi({ describeUnknownModel: (provider, id) => `no ${provider}/${id} here` });
   const bodies: { context: { messages: { role: string }[] }; options: Record<string, unknown> }[] = [];
   const transport: typeof fetch = async (_input, init) => {
-    const body = String(init?.body);
+    const body = await new Response(init?.body).text();
     bodies.push(JSON.parse(body) as (typeof bodies)[number]);
     const events = api.stream(body, init?.signal ?? new AbortController().signal);
     const encoder = new TextEncoder();

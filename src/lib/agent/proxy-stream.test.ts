@@ -32,7 +32,7 @@ describe("the stream function and the call's id", () => {
         proxyUrl: "http://proxy.test",
         authToken: "t",
         transport: async (_input, init) => {
-          bodies.push(JSON.parse(String(init?.body)) as (typeof bodies)[number]);
+          bodies.push(JSON.parse(await new Response(init?.body).text()) as (typeof bodies)[number]);
           return done();
         },
         settled: () => undefined,
@@ -102,7 +102,7 @@ async function send(target: Model<Api>, speed: MirrorSpeed | undefined) {
         proxyUrl: "http://in-page.invalid",
         authToken: "",
         transport: async (_input, init) => {
-          bodies.push(JSON.parse(String(init?.body)) as (typeof bodies)[number]);
+          bodies.push(JSON.parse(await new Response(init?.body).text()) as (typeof bodies)[number]);
           return done();
         },
         settled: () => undefined,
@@ -146,7 +146,7 @@ describe("the stream function", () => {
         proxyUrl: "http://proxy.test",
         authToken: "t",
         transport: async (_input, init) => {
-          bodies.push(JSON.parse(String(init?.body)) as (typeof bodies)[number]);
+          bodies.push(JSON.parse(await new Response(init?.body).text()) as (typeof bodies)[number]);
           return done();
         },
         settled: () => undefined,

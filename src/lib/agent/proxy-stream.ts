@@ -3,13 +3,16 @@ import {
   createAssistantMessageEventStream,
   type Api,
   type AssistantMessage,
+  type Message,
   type Model,
+  type TranscriptContext,
 } from "@earendil-works/pi-ai";
 import { takesMirrorSpeed } from "../../shared/mirror/mirror-id.ts";
 import { mirrorSpeedOptions, type MirrorSpeed } from "../../shared/mirror/mirror-speed.ts";
 import { samplingOptions } from "../../shared/sampling-params.ts";
 import type { Sampling } from "../../shared/sampling.ts";
 import { zeroUsage } from "../../shared/usage.ts";
+import { messagesJsonParts } from "./request-body.ts";
 import { withFetch } from "./scoped-fetch.ts";
 import { sentOptions, type RecordedRequest, type StreamRoute, type StreamRouter } from "./stream-route.ts";
 
@@ -42,6 +45,14 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
     } catch (error) {
       return failedStream(model, `The request could not be sent: ${(error as Error).message}`);
     }
+    // The messages' JSON, from cached chunks and the rest serialized a slice at a time (request-body.ts):
+    // pi's streamProxy would serialize the whole context in one task on the page's thread.
+    let messagesJson: BlobPart[];
+    try {
+      messagesJson = await messagesJsonParts(context.messages);
+    } catch (error) {
+      return failedStream(model, `The request could not be sent: ${(error as Error).message}`);
+    }
     const pace = takesMirrorSpeed(model) ? mirrorSpeedOptions(options.mirrorSpeed?.()) : {};
     const paced = pace.metadata ? { ...streamOptions?.metadata, ...pace.metadata } : streamOptions?.metadata;
     const sent = { ...streamOptions, ...(paced ? { metadata: paced } : {}) };
@@ -59,8 +70,9 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
     });
     // The call's id rides in the metadata, which the proxy reads and never forwards to a provider.
     const metadata = callId ? { ...paced, callId } : paced;
+    const placeholder = messagesPlaceholder();
     const send = () =>
-      streamProxy(model, context, {
+      streamProxy(model, placeholder.in(context), {
         ...sent,
         ...(metadata ? { metadata } : {}),
         proxyUrl: route.proxyUrl,
@@ -70,7 +82,10 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
     // proxy, and no proxy has a payload to ask for.
     const transport = route.transport ?? globalThis.fetch.bind(globalThis);
     const answered: typeof fetch = async (input, init) => {
-      const response = await transport(input, init);
+      const body = typeof init?.body === "string" ? placeholder.replace(init.body, messagesJson) : undefined;
+      if (body === undefined)
+        throw new Error("The request's body was not the JSON the stream function expects.");
+      const response = await transport(input, { ...init, body });
       if (callId) {
         route.sent?.(callId);
         options.onAnswered?.(callId);
@@ -85,6 +100,30 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
     }
     void stream.result().then((message) => route.settled(message));
     return stream;
+  };
+}
+
+/**
+ * pi's streamProxy writes the request body as `JSON.stringify({ model, context, options })`. Given a context
+ * whose `messages` serialize to a unique placeholder string (an array's `toJSON`), its body has the
+ * placeholder where the messages' JSON goes, and the body sent is that string with the placeholder replaced
+ * by the messages' parts: byte for byte what pi would send (request-body.test.ts checks it against pi's own
+ * streamProxy). pi does not promise that it serializes the context with JSON.stringify (which honours
+ * toJSON), nor that the context goes nowhere else; a body without the placeholder exactly once fails.
+ */
+function messagesPlaceholder() {
+  const text = `pi-playground:messages:${crypto.randomUUID()}`;
+  const quoted = JSON.stringify(text);
+  return {
+    in(context: TranscriptContext): TranscriptContext {
+      const messages = Object.assign(new Array<Message>(), { toJSON: () => text });
+      return { ...context, messages };
+    },
+    replace(body: string, messagesJson: readonly BlobPart[]): Blob | undefined {
+      const at = body.indexOf(quoted);
+      if (at === -1 || body.indexOf(quoted, at + 1) !== -1) return undefined;
+      return new Blob([body.slice(0, at), ...messagesJson, body.slice(at + quoted.length)]);
+    },
   };
 }
 

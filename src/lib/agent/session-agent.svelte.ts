@@ -104,6 +104,8 @@ export class SessionAgent {
         // and context edits applied, as pi's session manager applies them).
         router: host.router,
         onRequest: (request) => {
+          // What this request sends is cached now; the reply and what follows it, once idle.
+          runtime.prepareRequestBodyWhenIdle(() => host.modelView().messages);
           this.#lastRequest = { request, factCount: transcript.facts.length };
           return host.recorder.begin(request, this.#sourcesOf(request.messages), transcript.leafId);
         },
@@ -138,6 +140,8 @@ export class SessionAgent {
       });
       // A session closed while the chunk loaded never runs: nothing to bind.
       if (this.#stopped) return agent;
+      // The session's messages serialized for the first request while the page is idle (request-body.ts).
+      runtime.prepareRequestBodyWhenIdle(() => host.modelView().messages);
       this.#agent = agent;
       transcript.bindAgent(agent);
       this.#unsubscribe = agent.subscribe((event) => this.#listener(event));

@@ -56,7 +56,7 @@ beforeEach(() => {
   vi.stubGlobal("fetch", async (input: string | URL | Request, init?: RequestInit) => {
     const url = String(input instanceof Request ? input.url : input);
     if (url.endsWith("/api/session")) return Response.json({ token: "t", maxBodyBytes: 1_000_000 });
-    const body = JSON.parse(String(init?.body)) as { context: { messages: unknown[] } };
+    const body = JSON.parse(await new Response(init?.body).text()) as { context: { messages: unknown[] } };
     requests.push(body.context.messages);
     replies++;
     return sse([

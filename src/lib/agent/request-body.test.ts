@@ -1,0 +1,234 @@
+import { streamProxy } from "@earendil-works/pi-agent-core";
+import {
+  normalizeContext,
+  type Message,
+  type Model,
+  type Tool,
+  type TranscriptContext,
+} from "@earendil-works/pi-ai";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { zeroUsage } from "../../shared/usage.ts";
+import { createProxyStreamFn } from "./proxy-stream.ts";
+import { messagesJsonParts, prepareMessagesJson } from "./request-body.ts";
+import { withFetch } from "./scoped-fetch.ts";
+import type { StreamRouter } from "./stream-route.ts";
+
+const done = () =>
+  new Response(`data: ${JSON.stringify({ type: "done", reason: "stop", usage: zeroUsage() })}\n\n`, {
+    headers: { "Content-Type": "text/event-stream" },
+  });
+
+/** The bytes pi's own streamProxy sends for this request (its body, captured by a fetch of the test's). */
+async function piBody(model: Model<string>, context: TranscriptContext, options: Record<string, unknown>) {
+  let body: BodyInit | null | undefined;
+  const stream = withFetch(
+    async (_input, init) => {
+      body = init?.body;
+      return done();
+    },
+    () => streamProxy(model, context, { ...options, proxyUrl: "http://proxy.test", authToken: "t" }),
+  );
+  await stream.result();
+  return new Uint8Array(await new Response(body).arrayBuffer());
+}
+
+/** The bytes the app's stream function sends for the same request. */
+async function appBody(model: Model<string>, context: TranscriptContext, options: Record<string, unknown>) {
+  let body: BodyInit | null | undefined;
+  const router: StreamRouter = {
+    route: async () => ({
+      proxyUrl: "http://proxy.test",
+      authToken: "t",
+      transport: async (_input, init) => {
+        body = init?.body;
+        return done();
+      },
+      settled: () => undefined,
+    }),
+  };
+  const stream = await createProxyStreamFn({ router, onRequest: () => undefined })(model, context, options);
+  await stream.result();
+  return new Uint8Array(await new Response(body).arrayBuffer());
+}
+
+/** JSON-like values as messages carry them, with strings of any Unicode (lone surrogates too). */
+const text = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" }));
+const value = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    text,
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(text, tie("value"), { maxKeys: 4 }),
+  ),
+})).value;
+
+// Typed as pi's messages (the generated `details` and arguments are JSON with undefined in places, as a
+// message read back from anywhere may carry).
+const message = fc.oneof(
+  fc.record({
+    role: fc.constant("user" as const),
+    content: fc.oneof(text, fc.array(fc.record({ type: fc.constant("text" as const), text }))),
+    timestamp: fc.integer(),
+  }),
+  fc.record({
+    role: fc.constant("toolResult" as const),
+    toolCallId: text,
+    toolName: text,
+    content: fc.array(fc.record({ type: fc.constant("text" as const), text })),
+    details: value,
+    isError: fc.boolean(),
+    timestamp: fc.integer(),
+  }),
+  fc.record({
+    role: fc.constant("assistant" as const),
+    content: fc.array(
+      fc.oneof(
+        fc.record({ type: fc.constant("text" as const), text }),
+        fc.record({
+          type: fc.constant("toolCall" as const),
+          id: text,
+          name: text,
+          arguments: fc.dictionary(text, value, { maxKeys: 3 }),
+        }),
+      ),
+    ),
+    api: text,
+    provider: text,
+    model: text,
+    usage: fc.constant(zeroUsage()),
+    stopReason: fc.constantFrom("stop" as const, "toolUse" as const),
+    timestamp: fc.integer(),
+  }),
+) as fc.Arbitrary<Message>;
+
+const tool: fc.Arbitrary<Tool> = fc.record({
+  name: text,
+  description: text,
+  parameters: fc.constant({ type: "object", properties: {} }) as fc.Arbitrary<Tool["parameters"]>,
+});
+
+const model = (id: string, name: string): Model<string> => ({
+  id,
+  name,
+  api: "mirror",
+  provider: "mirror",
+  baseUrl: "",
+  reasoning: false,
+  input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 1,
+  maxTokens: 1,
+});
+
+/**
+ * A session: a few distinct message objects, placed at many positions (the same object may recur, as a
+ * sent fact recurs in no real session but chunking must not mind), long enough for several chunks.
+ */
+const session = fc
+  .tuple(fc.array(message, { minLength: 1, maxLength: 12 }), fc.array(fc.nat(), { maxLength: 1_500 }))
+  .map(([pool, picks]) =>
+    picks.map((pick) =>
+      pick % 3 === 0 ? pool[pick % pool.length] : structuredClone(pool[pick % pool.length]),
+    ),
+  )
+  .map((messages) => messages.filter((entry): entry is Message => entry !== undefined));
+
+describe("the request body", () => {
+  it("is byte for byte the body pi's own streamProxy sends, for any context and options, cached or not", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        session,
+        fc.option(text, { nil: undefined }),
+        fc.option(fc.array(tool, { maxLength: 3 }), { nil: undefined }),
+        fc.record(
+          {
+            temperature: fc.double({ noNaN: true }),
+            maxTokens: fc.nat(),
+            sessionId: text,
+            metadata: fc.dictionary(text, value, { maxKeys: 3 }),
+          },
+          { requiredKeys: [] },
+        ),
+        text,
+        fc.nat(),
+        async (messages, systemPrompt, tools, options, name, cut) => {
+          const context = normalizeContext({
+            ...(systemPrompt === undefined ? {} : { systemPrompt }),
+            messages,
+            ...(tools === undefined ? {} : { tools }),
+          });
+          const the = model("m", name);
+          expect(await appBody(the, context, options)).toEqual(await piBody(the, context, options));
+          // The session again, its chunks now cached, with a message taken out and one added at the end.
+          const sent = context.messages;
+          const at = sent.length > 0 ? cut % sent.length : 0;
+          const later = [...sent.slice(0, at), ...sent.slice(at + 1), { ...sent[0] } as Message];
+          const next = { ...context, messages: sent.length > 0 ? later : [] };
+          expect(await appBody(the, next, options)).toEqual(await piBody(the, next, options));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("reuses the JSON of the messages sent before instead of serializing them again", async () => {
+    const messages: Message[] = Array.from({ length: 3_000 }, (_, index) => ({
+      role: "user",
+      content: `message ${index}`,
+      timestamp: index,
+    }));
+    const first = await messagesJsonParts(messages);
+    const second = await messagesJsonParts([...messages, { role: "user", content: "next", timestamp: 0 }]);
+    const firstBlobs = first.filter((part) => part instanceof Blob);
+    const reused = second.filter((part) => part instanceof Blob && firstBlobs.includes(part));
+    // Every chunk but the open one at the end is kept; the second request reuses all of them.
+    expect(firstBlobs.length).toBeGreaterThan(0);
+    expect(reused).toEqual(firstBlobs);
+  });
+
+  it("serializes in slices, giving the page's thread back between them once a slice's time is spent", async () => {
+    const messages: Message[] = Array.from({ length: 5_000 }, (_, index) => ({
+      role: "user",
+      content: `fresh ${index}`,
+      timestamp: index,
+    }));
+    let clock = 0;
+    let pauses = 0;
+    // A clock that moves a millisecond per look: the slices' length is counted, not timed.
+    const parts = await messagesJsonParts(
+      messages,
+      async () => void pauses++,
+      () => clock++,
+    );
+    expect(pauses).toBeGreaterThan(0);
+    expect(await new Blob(parts).text()).toBe(JSON.stringify(messages));
+  });
+
+  it("prepares the chunks of a session while there is time, and the request then serializes none of them", async () => {
+    const messages: Message[] = Array.from({ length: 3_000 }, (_, index) => ({
+      role: "user",
+      content: `prepared ${index}`,
+      timestamp: index,
+    }));
+    let looks = 0;
+    // Out of time after two chunks: not done, and done when asked again with time to spare.
+    expect(prepareMessagesJson(messages, () => looks++ < 2)).toBe(false);
+    expect(prepareMessagesJson(messages, () => true)).toBe(true);
+    let pauses = 0;
+    const parts = await messagesJsonParts(
+      messages,
+      async () => void pauses++,
+      () => 0,
+    );
+    const fresh = parts.filter((part) => typeof part === "string" && part.length > 1);
+    // Only the open chunk at the end is serialized as the request is made.
+    expect(fresh.length).toBeLessThanOrEqual(1);
+    expect(await new Blob(parts).text()).toBe(JSON.stringify(messages));
+  });
+});
