@@ -7,6 +7,8 @@ import type { ModelCatalog } from "../models/model-catalog.svelte.ts";
 import { modelFromInfo, modelFromRef } from "../models/model-ref.ts";
 import type { ModelView } from "../model-view/project.ts";
 import { CallGate } from "./call-gate.svelte.ts";
+import { convertForRequest } from "../model-view/request-messages.ts";
+import { requestSources } from "./request-sources.ts";
 import type { CallPreferences } from "./call-preferences.svelte.ts";
 import { MessageQueues } from "./message-queues.svelte.ts";
 import type { CallRecorder } from "./recording/call-recorder.ts";
@@ -98,8 +100,18 @@ export class SessionAgent {
           thinkingLevel: settings.current.thinkingLevel,
           tools: this.#tools(runtime),
         },
-        convertToLlm: (messages) =>
-          convertToLlm(messages, this.#replay?.settings.policies ?? settings.current.context.policies),
+        // A run's request sends the transcript's context, which the session's model view has converted
+        // already; a replay's is converted with its own policies.
+        convertToLlm: (messages) => {
+          const policies = settings.current.context.policies;
+          if (this.#replay) return convertToLlm(messages, this.#replay.settings.policies);
+          const view = host.modelView();
+          return convertForRequest(messages, policies, {
+            context: transcript.projection.context,
+            policies,
+            messages: view.messages,
+          });
+        },
         // No transformContext: the transcript's context is already the session projection (compaction
         // and context edits applied, as pi's session manager applies them).
         router: host.router,
@@ -320,13 +332,9 @@ export class SessionAgent {
   #sourcesOf(messages: readonly Message[]): (string | null)[] {
     const { transcript } = this.#host;
     const view = this.#host.modelView();
-    // A lookup for this one call, not state.
-    const factOf = new Map<Message, number>();
-    view.messages.forEach((message, index) => factOf.set(message, view.sourceOf[index] ?? -1));
-    return messages.map((message) => {
-      const fact = factOf.get(message);
-      return fact === undefined || fact < 0 ? null : (transcript.entryIdAt(fact) ?? null);
-    });
+    return requestSources(messages, view.messages, view.sourceOf).map((fact) =>
+      fact < 0 ? null : (transcript.entryIdAt(fact) ?? null),
+    );
   }
 
   /**

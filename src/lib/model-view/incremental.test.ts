@@ -10,6 +10,8 @@ import {
   createUserMessage,
 } from "../messages/factories.ts";
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../messages/policies.ts";
+import { convertToLlm } from "../messages/convert.ts";
+import { convertForRequest } from "./request-messages.ts";
 import { ModelViewProjector, projectModelView } from "./project.ts";
 import { extensionOf, projectSession, SessionProjector } from "./session-projection.ts";
 
@@ -161,6 +163,15 @@ function history(seed: number, steps: number) {
     const view = viewProjector.project(projection, settings);
     const full = projectModelView(projection, settings);
     expect(view).toEqual(full);
+    // A request of the context's facts takes the view's messages: the very objects converting gives.
+    const converted = convertToLlm(projection.context, settings.policies);
+    const requested = convertForRequest(projection.context.slice(), settings.policies, {
+      context: projection.context,
+      policies: settings.policies,
+      messages: view.messages,
+    });
+    expect(requested).toHaveLength(converted.length);
+    converted.forEach((message, index) => expect(requested[index]).toBe(message));
     // Token totals are estimated when first read. Read on most steps only, so that views extend both
     // views whose totals were read (and carry them on) and views whose totals were not.
     if (t % 3 !== 0)
