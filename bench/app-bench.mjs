@@ -4,6 +4,7 @@
 
 import {
   assertVirtualized,
+  clearFactsSearch,
   elementCount,
   inspectorCodeLoaded,
   jumpToFact,
@@ -13,8 +14,10 @@ import {
   openInspector,
   plainInspectorFloor,
   plantSession,
+  quietPage,
   rawGetAll,
   scrollLongestTask,
+  searchFacts,
   settled,
   measureStream,
   stream,
@@ -229,6 +232,25 @@ export async function largeSessions({ browser, baseURL, benchBundle, record, run
     const jumps = [];
     for (const share of [0.01, 0.5, 0.99]) jumps.push(await jumpToFact(page, Math.round(share * (size - 1))));
     nodes.push(await elementCount(page));
+    // Searching the facts, against the same query over the same texts in one plain loop; the counts must
+    // agree, or the search (or the floor) is wrong.
+    const search = { ms: [], longest: [], floor: [] };
+    // The page was reloaded since the benchmark's bundle was added.
+    await page.addScriptTag({ path: benchBundle });
+    for (let run = 0; run < runs; run++) {
+      await quietPage(cdp);
+      const { longest, result } = await longestTracedTask(browser, page, () => searchFacts(page, SEARCHED));
+      await clearFactsSearch(page);
+      const floor = await page.evaluate(
+        ([count, typed]) => window.piBench.searchFloor(count, typed),
+        [size, SEARCHED],
+      );
+      if (result.matches !== floor.matches)
+        throw new Error(`the search found ${result.matches} facts, the plain loop ${floor.matches}`);
+      search.ms.push(result.ms);
+      search.longest.push(longest);
+      search.floor.push(floor.ms);
+    }
     measured[size] = {
       emptyOpen,
       open,
@@ -238,6 +260,7 @@ export async function largeSessions({ browser, baseURL, benchBundle, record, run
       nodes,
       factsScroll,
       jumps,
+      search,
     };
     if (size === 100_000)
       await streamInto({ browser, baseURL, benchBundle, record, runs, context, page, cdp });
@@ -261,6 +284,21 @@ export async function largeSessions({ browser, baseURL, benchBundle, record, run
       getAll,
       size === 100_000 ? { goal: "ratio ≤ 1.5", limits: { ratio: 1.5 } } : {},
     );
+  }
+  for (const size of sizes) {
+    const { search } = measured[size];
+    const facts = `${size.toLocaleString("en-US")} facts, "${SEARCHED}"`;
+    record(
+      "searching the facts: until every match is counted",
+      facts,
+      search.ms,
+      "the same query over the same texts in one loop",
+      search.floor,
+    );
+    record("searching the facts: longest task", facts, search.longest, "-", undefined, {
+      goal: "no task over 50 ms",
+      limits: { value: 50 },
+    });
   }
   const large = measured[100_000];
   if (!large) return;
@@ -315,6 +353,9 @@ export async function largeSessions({ browser, baseURL, benchBundle, record, run
     },
   );
 }
+
+/** A phrase the synthetic facts hold in some messages and not in others (nor in the app's system prompt). */
+const SEARCHED = "gamma omega";
 
 /** Streaming into the session of 100,000 facts open in `page`, against an empty session. */
 async function streamInto({ browser, baseURL, benchBundle, record, runs, context, page, cdp }) {

@@ -256,11 +256,30 @@ export async function openFloorPage(browser, baseURL, { show }) {
 }
 
 /**
+ * Resolve once the page's main thread has been nearly idle for a while (under 4% busy over 300 ms), or
+ * after 60 s. The app does work in slices after a reply and after a session opens (recording the call,
+ * estimating tokens while idle); `settled`'s idle callbacks come between those slices, so a stream started
+ * then would count that work in its frames. Returns the milliseconds waited.
+ */
+export async function quietPage(cdp) {
+  const started = Date.now();
+  for (let round = 0; round < 200 && Date.now() - started < 60_000; round++) {
+    const before = await taskSeconds(cdp);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    if ((await taskSeconds(cdp)) - before < 0.012) break;
+  }
+  return Date.now() - started;
+}
+
+/**
  * Run `window.__bench.begin` (which makes the page request the stream: the app's Send, a floor page's
  * reader, the Variants tab's send to every column) and measure until it is over. With `streams`, that many
  * requests stream at once, each at the same pace (`perRequest`: each one's number of tokens, in order).
  */
 export async function measureStream(page, cdp, tokens, intervalMs, delta, { streams = 1, perRequest } = {}) {
+  // Every stream, the app's and the floors', starts from a quiet page: what the last reply or the session's
+  // open left to do in the background is not the stream's cost.
+  await quietPage(cdp);
   await page.evaluate(
     ([count, interval, text, expected, each]) => {
       window.__bench.stream = {
@@ -468,6 +487,45 @@ export async function jumpToFact(page, factIndex) {
       check();
     });
   }, factIndex);
+}
+
+/**
+ * From typing `typed` into the facts' search box until its status gives the final count (the scan read
+ * every fact); returns the milliseconds and the count.
+ */
+export function searchFacts(page, typed) {
+  return page.evaluate(async (query) => {
+    const box = document.querySelector('input[aria-label="Search facts"]');
+    const status = document.querySelector('[role="search"][aria-label="Search facts"] [role="status"]');
+    if (!box || !status) throw new Error("the facts' search box is not shown");
+    const started = performance.now();
+    box.value = query;
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const text = status.textContent?.trim() ?? "";
+        const done = /^([\d,]+) match(es)?$|^No matches$/.exec(text);
+        if (done)
+          return resolve({
+            ms: performance.now() - started,
+            matches: Number((done[1] ?? "0").replaceAll(",", "")),
+          });
+        if (performance.now() - started > 60_000)
+          return reject(new Error(`the search never finished: ${text}`));
+        requestAnimationFrame(check);
+      };
+      check();
+    });
+  }, typed);
+}
+
+/** Empty the facts' search box (as a person deleting the query). */
+export function clearFactsSearch(page) {
+  return page.evaluate(() => {
+    const box = document.querySelector('input[aria-label="Search facts"]');
+    box.value = "";
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  });
 }
 
 /**

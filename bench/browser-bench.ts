@@ -3,6 +3,8 @@
  * the runner. Each returns raw samples (milliseconds); the runner computes medians, spreads and ratios.
  */
 import { loadMessageKinds } from "../src/lib/messages/kinds/loaded.ts";
+import { searchTextOf } from "../src/lib/messages/search-text.ts";
+import { compileQuery, matchesText } from "../src/lib/ui/text-search.ts";
 import { syntheticFacts } from "./synthetic-session.ts";
 
 import { anatomyComposition, modelView, timelineRender } from "./projection-bench.ts";
@@ -29,7 +31,25 @@ function afterKinds<Args extends unknown[], Result>(
   };
 }
 
+/**
+ * The floor of a search in the facts: the same query over the same facts' searchable text (the planted
+ * session's, but for the app's own first message), in one plain loop. The texts are built before the
+ * clock starts, as the app builds each fact's once and keeps it.
+ */
+function searchFloor(count: number, typed: string): { ms: number; matches: number } {
+  const texts = syntheticFacts(count)
+    .slice(1)
+    .map((fact) => searchTextOf(fact).all);
+  const query = compileQuery(typed);
+  if (!query) throw new Error(`"${typed}" is no query`);
+  const started = performance.now();
+  let matches = 0;
+  for (const text of texts) if (matchesText(query, text)) matches++;
+  return { ms: performance.now() - started, matches };
+}
+
 const bench = {
+  searchFloor: afterKinds(searchFloor),
   modelView: afterKinds(modelView),
   idbAppend: afterKinds(idbAppend),
   sessionOpen: afterKinds(sessionOpen),
