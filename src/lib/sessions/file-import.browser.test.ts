@@ -188,3 +188,104 @@ describe("Large imports freeze the tab: the worker that read a file stores it", 
     }
   });
 });
+
+describe("Large imports freeze the tab: an LHAR file's calls are stored with their session", () => {
+  /** An LHAR file (lines, as Context Lens writes them) of `count` calls of an OpenAI chat request each. */
+  function lharFile(count: number): File {
+    const session = {
+      type: "session",
+      trace_id: "0".repeat(32),
+      started_at: new Date(0).toISOString(),
+      tool: "pi",
+      model: "gpt-4o",
+    };
+    const entry = (index: number) => ({
+      type: "entry",
+      id: `call-${index}`,
+      trace_id: "0".repeat(32),
+      span_id: index.toString(16).padStart(16, "0"),
+      parent_span_id: null,
+      timestamp: new Date(START + index * 1_000).toISOString(),
+      sequence: index + 1,
+      source: {
+        tool: "pi",
+        tool_version: null,
+        agent_role: "main",
+        collector: "test",
+        collector_version: "1",
+      },
+      gen_ai: {
+        system: "openai",
+        request: { model: "gpt-4o", max_tokens: 100, temperature: null, top_p: null, stop_sequences: [] },
+        response: { model: null, finish_reasons: ["stop"] },
+        usage: { input_tokens: 10, output_tokens: 2, total_tokens: 12 },
+      },
+      usage_ext: { cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: 0 },
+      http: {
+        method: "POST",
+        url: null,
+        status_code: 200,
+        api_format: "openai-completions",
+        stream: true,
+        request_headers: {},
+        response_headers: {},
+      },
+      timings: { send_ms: 0, wait_ms: 10, receive_ms: 10, total_ms: 20, tokens_per_second: 100 },
+      transfer: { request_bytes: 100, response_bytes: 0, compressed: false },
+      context_lens: {
+        window_size: 128_000,
+        utilization: 0,
+        system_tokens: 0,
+        tools_tokens: 0,
+        messages_tokens: 10,
+        composition: [{ category: "user_text", tokens: 10, pct: 100, count: 1 }],
+        growth: { tokens_added_this_turn: null, cumulative_tokens: 10, compaction_detected: false },
+        security: { alerts: [], summary: { high: 0, medium: 0, info: 0 } },
+      },
+      raw: {
+        request_body: {
+          model: "gpt-4o",
+          messages: [{ role: "user", content: `call ${index}` }],
+          stream: true,
+        },
+        response_body: null,
+      },
+    });
+    const lines = [session, ...Array.from({ length: count }, (_, index) => entry(index))];
+    return new File([`${lines.map((line) => JSON.stringify(line)).join("\n")}\n`], "calls.lhar");
+  }
+
+  it("stores every call in the worker's one transaction, the session's metadata counting them", async () => {
+    const { parsed, storer } = await openFileInWorker(lharFile(300));
+    const pageStore = await IdbSessionStore.open();
+    try {
+      expect(parsed.calls).toHaveLength(300);
+      const { meta } = newSession({ entries: parsed.entries, leafId: parsed.leafId });
+      const stored = await storer!.store(meta, undefined);
+      expect(stored.nextCallSeq).toBe(300);
+      const { calls } = await pageStore.listCalls(meta.id);
+      expect(calls.map((call) => call.seq)).toEqual(parsed.calls.map((_, seq) => seq));
+      expect(await pageStore.getMeta(meta.id)).toEqual(stored);
+    } finally {
+      storer?.close();
+      pageStore.close();
+    }
+  });
+
+  it("stores neither the session nor any call when cancelled while it stores", async () => {
+    const { parsed, storer } = await openFileInWorker(lharFile(3_000));
+    const pageStore = await IdbSessionStore.open();
+    const controller = new AbortController();
+    try {
+      const { meta } = newSession({ entries: parsed.entries, leafId: parsed.leafId });
+      const storing = storer!.store(meta, undefined, { signal: controller.signal });
+      controller.abort();
+      expect(await storing.catch((caught: unknown) => caught)).toBe(controller.signal.reason);
+      expect(await pageStore.getMeta(meta.id)).toBeUndefined();
+      expect((await pageStore.listCalls(meta.id)).calls).toEqual([]);
+    } finally {
+      storer?.close();
+      pageStore.close();
+    }
+  });
+});

@@ -46,8 +46,9 @@ function startWorker(): ImportWorker | undefined {
 /** The worker that read a file, holding its entries: it stores them as the new session when asked. */
 export interface ImportStorer {
   /**
-   * Store the entries read as the session `meta` describes (with `system` first: withSystemEntry), in one
-   * transaction. Rejects with `signal`'s reason when it aborts before the session is stored: nothing is.
+   * Store the entries and recorded calls read as the session `meta` describes (with `system` first:
+   * withSystemEntry), in one transaction. Rejects with `signal`'s reason when it aborts before the session
+   * is stored: nothing of it is.
    */
   store(
     meta: SessionMeta,

@@ -12,7 +12,10 @@ import type { ParsedImport } from "./parsed-import.ts";
  */
 export type ImportRequest =
   | { type: "read"; file: File }
-  /** Store the entries read as the session `meta` describes; with `system`, that entry first (withSystemEntry). */
+  /**
+   * Store the entries and recorded calls read as the session `meta` describes, in one transaction; with
+   * `system`, that entry first (withSystemEntry).
+   */
   | { type: "store"; meta: SessionMeta; system?: SessionEntry }
   /** Give up storing: the session's transaction is aborted, so nothing of it is stored. */
   | { type: "cancel" };
@@ -25,7 +28,7 @@ export type ImportReply =
   | { type: "done"; parsed: ParsedImport }
   /** `expected`: an ImportError, whose message is meant for the person as it is. */
   | { type: "error"; message: string; expected: boolean }
-  /** Entries handed to storage so far, of all. */
+  /** Entries and calls handed to storage so far, of all. */
   | { type: "storing"; done: number; total: number }
   /** The session is stored: its metadata as stored. */
   | { type: "stored"; meta: SessionMeta }

@@ -8,8 +8,9 @@ import { ImportError, withSystemEntry, type ParsedImport } from "./parsed-import
 
 /**
  * The import worker: reads, parses and checks a chosen session file off the main thread, so that no file,
- * however large or strange, freezes the page; then, when the page asks, stores the entries it read as the
- * new session, so that copying them into IndexedDB is this thread's work too. Cancelling while reading
+ * however large or strange, freezes the page; then, when the page asks, stores the entries and recorded
+ * calls it read as the new session, in one transaction, so that copying them into IndexedDB is this
+ * thread's work too. Cancelling while reading
  * ends this worker; cancelling while storing aborts the session's one transaction: nothing is stored.
  */
 const scope = self as unknown as {
@@ -56,6 +57,7 @@ async function store(meta: SessionMeta, system: SessionEntry | undefined): Promi
     const store = await IdbSessionStore.open();
     try {
       const created = await store.createSession(meta, entries, {
+        calls: parsed.calls,
         signal: controller.signal,
         onProgress: (done, total) => scope.postMessage({ type: "storing", done, total }),
       });

@@ -299,8 +299,8 @@ export class Workspace {
     }: {
       /** Aborted before the session is stored: nothing is, and the promise rejects. */
       signal?: AbortSignal;
-      /** Entries stored, then recorded calls stored. */
-      onProgress?: (what: "entries" | "calls", done: number, total: number) => void;
+      /** Entries stored, then recorded calls stored; `cancellable` while `signal` still stores nothing. */
+      onProgress?: (what: "entries" | "calls", done: number, total: number, cancellable: boolean) => void;
       /** The worker that read the file: it stores the entries it holds, where sessions are in IndexedDB. */
       storer?: ImportStorer;
     } = {},
@@ -315,15 +315,31 @@ export class Workspace {
     });
     // Sessions already called so: the new one stands beside them, and the notice says so.
     const namesakes = this.list.sessions.filter((meta) => meta.title === plan.init.title).length;
-    const onEntries = onProgress && ((done: number, total: number) => onProgress("entries", done, total));
+    const onEntries =
+      onProgress && ((done: number, total: number) => onProgress("entries", done, total, true));
     // The worker's database is this page's only when sessions are in IndexedDB (not in memory).
+    // The worker stores the recorded calls with the session, in its one transaction: Cancel covers them.
+    let callsStored = false;
     const storedElsewhere =
       storer && this.#deps.store.kind === "indexeddb"
-        ? (meta: SessionMeta) =>
-            storer.store(meta, plan.system, {
+        ? async (meta: SessionMeta) => {
+            const calls = parsed.calls.length;
+            const stored = await storer.store(meta, plan.system, {
               ...(signal ? { signal } : {}),
-              ...(onEntries ? { onProgress: onEntries } : {}),
-            })
+              ...(onProgress
+                ? {
+                    // The entries are handed to storage first, then the calls.
+                    onProgress: (done: number, total: number) => {
+                      const entries = total - calls;
+                      if (done <= entries) onProgress("entries", done, entries, true);
+                      else onProgress("calls", done - entries, calls, true);
+                    },
+                  }
+                : {}),
+            });
+            callsStored = true;
+            return stored;
+          }
         : undefined;
     const session = await this.newSession(
       { ...plan.init, importedFrom: { fileName, at: Date.now() } },
@@ -339,13 +355,13 @@ export class Workspace {
       notes.unshift(
         `${namesakes === 1 ? "a session" : `${namesakes} sessions`} of that name ${namesakes === 1 ? "was" : "were"} already here and ${namesakes === 1 ? "is" : "are"} unchanged; this one is new, marked “imported”`,
       );
-    if (parsed.calls.length > 0) {
+    if (parsed.calls.length > 0 && !callsStored) {
       try {
         const meta = await importCalls(
           this.#deps.store,
           session.id,
           parsed.calls,
-          onProgress && ((done, total) => onProgress("calls", done, total)),
+          onProgress && ((done, total) => onProgress("calls", done, total, false)),
         );
         if (meta) {
           session.adoptMeta(meta);

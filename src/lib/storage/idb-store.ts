@@ -102,21 +102,42 @@ export class IdbSessionStore implements SessionStore {
   async createSession(
     meta: SessionMeta,
     entries: readonly SessionEntry[],
-    { signal, onProgress }: CreateOptions = {},
+    {
+      signal,
+      onProgress,
+      calls = [],
+    }: CreateOptions & {
+      /** Recorded calls stored with the session, in the same transaction (an import's, from its worker). */
+      calls?: readonly NewCall[];
+    } = {},
   ): Promise<WriteResult> {
     try {
       signal?.throwIfAborted();
-      const tx = this.#db.transaction([SESSIONS, ENTRIES], "readwrite");
+      // The call stores are locked only when calls come with the session.
+      const tx = this.#db.transaction(
+        (calls.length > 0 ? [SESSIONS, ENTRIES, CALLS, CALL_BODIES] : [SESSIONS, ENTRIES]) as [
+          typeof SESSIONS,
+          typeof ENTRIES,
+          typeof CALLS,
+          typeof CALL_BODIES,
+        ],
+        "readwrite",
+      );
       const done = tx.done;
       done.catch(() => undefined);
-      const stored: SessionMeta = {
-        ...meta,
-        schema: SCHEMA_VERSION,
-        nextSeq: entries.length,
-        messageCount: entries.length,
-        revision: 1,
-        leafId: leafOnCreate(meta.leafId, entries),
-      };
+      const callRows = calls.map((call, seq) => callRecords(meta.id, seq, call));
+      const now = Date.now();
+      const stored: SessionMeta = callRows.reduce(
+        (sessionMeta, { body }) => metaAfterCall(sessionMeta, keptBytes(body), now),
+        {
+          ...meta,
+          schema: SCHEMA_VERSION,
+          nextSeq: entries.length,
+          messageCount: entries.length,
+          revision: 1,
+          leafId: leafOnCreate(meta.leafId, entries),
+        },
+      );
       const records = entries.map((entry, seq) => entryRecord(meta.id, seq, 1, entry));
       // add(), not put(): creating can never overwrite an existing session. Every request is awaited
       // with the transaction, so any failure (a full disk arrives as an abort) rejects here.
@@ -140,17 +161,25 @@ export class IdbSessionStore implements SessionStore {
       try {
         void issue(tx.objectStore(SESSIONS).add(stored));
         const store = tx.objectStore(ENTRIES);
+        // An entry, then each call (its summary and its body).
+        const put = (index: number): Promise<unknown> => {
+          if (index < records.length) return issue(store.put(records[index]!));
+          const { summary, body } = callRows[index - records.length]!;
+          void issue(tx.objectStore(CALLS).put(summary));
+          return issue(tx.objectStore(CALL_BODIES).put(body));
+        };
+        const total = records.length + callRows.length;
         // Each put copies its record on this thread: a large session is handed over in slices of a few
         // milliseconds, each issued when the one before has been written, so the page keeps answering
         // between them while the one transaction stays open (nothing is stored unless all of it is).
         let next = 0;
-        while (next < records.length) {
+        while (next < total) {
           const sliceStarted = performance.now();
           let last: Promise<unknown> | undefined;
-          do last = issue(store.put(records[next++]!));
-          while (next < records.length && performance.now() - sliceStarted < CREATE_SLICE_MS);
-          onProgress?.(next, records.length);
-          if (next < records.length) {
+          do last = put(next++);
+          while (next < total && performance.now() - sliceStarted < CREATE_SLICE_MS);
+          onProgress?.(next, total);
+          if (next < total) {
             await last;
             signal?.throwIfAborted();
           }
