@@ -192,6 +192,21 @@ describe("the request body", () => {
     expect(reused).toEqual(firstBlobs);
   });
 
+  it("is the array's JSON for sessions long enough for chunks of every level, as they grow and change", async () => {
+    const messages: Message[] = Array.from({ length: 40_000 }, (_, index) => ({
+      role: "user",
+      content: `long ${index}`,
+      timestamp: index,
+    }));
+    const read = async (list: readonly Message[]) =>
+      new Blob(await messagesJsonParts(list, async () => undefined)).text();
+    expect(await read(messages)).toBe(JSON.stringify(messages));
+    const changed = [...messages.slice(0, 9_000), ...messages.slice(9_001), messages[5] as Message];
+    expect(await read(changed)).toBe(JSON.stringify(changed));
+    // Composed of a few dozen parts, not one per chunk of messages.
+    expect((await messagesJsonParts(changed)).length).toBeLessThan(200);
+  });
+
   it("serializes in slices, giving the page's thread back between them once a slice's time is spent", async () => {
     const messages: Message[] = Array.from({ length: 5_000 }, (_, index) => ({
       role: "user",
