@@ -12,7 +12,7 @@ import { mirrorSpeedOptions, type MirrorSpeed } from "../../shared/mirror/mirror
 import { samplingOptions } from "../../shared/sampling-params.ts";
 import type { Sampling } from "../../shared/sampling.ts";
 import { zeroUsage } from "../../shared/usage.ts";
-import { messagesJsonParts } from "./request-body.ts";
+import { messagesJsonParts, yieldToPage } from "./request-body.ts";
 import { withFetch } from "./scoped-fetch.ts";
 import { sentOptions, type RecordedRequest, type StreamRoute, type StreamRouter } from "./stream-route.ts";
 
@@ -47,9 +47,13 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
     }
     // The messages' JSON, from cached chunks and the rest serialized a slice at a time (request-body.ts):
     // pi's streamProxy would serialize the whole context in one task on the page's thread.
+    // Each step in a task of its own: what the Agent and the session did to build the request (the click's
+    // task), serializing, and sending would otherwise add up in one task in a large session.
     let messagesJson: BlobPart[];
     try {
+      await yieldToPage();
       messagesJson = await messagesJsonParts(context.messages);
+      await yieldToPage();
     } catch (error) {
       return failedStream(model, `The request could not be sent: ${(error as Error).message}`);
     }
