@@ -86,6 +86,16 @@ test("three Mirror variants with their own system prompts and policies stream to
   const payloadRow = figures.getByRole("row", { name: /^Payload/ });
   await expect(payloadRow.getByRole("cell").nth(1)).not.toContainText("lowest");
   await expectAccessible(page, "three variants compared");
+  // On a phone the figures of three variants keep within their turn (the "lowest" marks go under the values).
+  await page.setViewportSize({ width: 390, height: 844 });
+  // A phone shows the chat and the inspector as tabs.
+  await page.getByRole("tab", { name: "Inspector" }).click();
+  await figures.scrollIntoViewIfNeeded();
+  const turnBox = await turn.boundingBox();
+  const figuresBox = await figures.boundingBox();
+  if (!turnBox || !figuresBox) throw new Error("the turn and its figures are shown on a phone");
+  expect(figuresBox.x + figuresBox.width).toBeLessThanOrEqual(turnBox.x + turnBox.width);
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Reload: the comparison is read back from the session's calls.
   await page.reload();
