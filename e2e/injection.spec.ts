@@ -1,4 +1,4 @@
-import type { Page, Request } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
   expect,
   expectAccessible,
@@ -8,15 +8,8 @@ import {
   readStoredFacts,
   sendMessage,
   test,
+  recordStreamRequests,
 } from "./support.ts";
-
-function recordStreamRequests(page: Page): string[] {
-  const bodies: string[] = [];
-  page.on("request", (request: Request) => {
-    if (request.url().endsWith("/api/stream")) bodies.push(request.postData() ?? "");
-  });
-  return bodies;
-}
 
 async function openInject(page: Page) {
   await page.getByRole("button", { name: "Inject", exact: true }).click();
@@ -35,7 +28,7 @@ const summary = (page: Page) => page.getByLabel("Summary", { exact: true });
 test("a notification appended while idle is a fact, not in the model view, and reaches the model only by policy", async ({
   page,
 }) => {
-  const requests = recordStreamRequests(page);
+  const requests = await recordStreamRequests(page);
   await openPlayground(page);
   await openInspector(page);
   await expect(summary(page)).toHaveText("1 fact → 1 model message");
@@ -67,7 +60,7 @@ test("a notification appended while idle is a fact, not in the model view, and r
 });
 
 test("a message held for the next turn is sent after the next prompt", async ({ page }) => {
-  const requests = recordStreamRequests(page);
+  const requests = await recordStreamRequests(page);
   await openPlayground(page);
   const dialog = await openInject(page);
   await dialog.getByLabel("Type", { exact: true }).selectOption("custom");
@@ -184,7 +177,7 @@ test("a ! line records a bash execution, and !! keeps it out of the model's cont
 test("append and run a turn: the injected message is stored and the model is called with it", async ({
   page,
 }) => {
-  const requests = recordStreamRequests(page);
+  const requests = await recordStreamRequests(page);
   await openPlayground(page);
   const dialog = await openInject(page);
   await dialog.getByLabel("Type", { exact: true }).selectOption("custom");
@@ -297,7 +290,7 @@ test("the injection draft is kept when the dialog closes and when the page reloa
 test("a delivery chosen during a run is not changed when the run ends: the dialog asks again", async ({
   page,
 }) => {
-  const requests = recordStreamRequests(page);
+  const requests = await recordStreamRequests(page);
   await openPlayground(page);
   await page.getByRole("combobox", { name: "Mirror speed" }).selectOption("15");
   await sendMessage(page, `quote this slowly: ${"word ".repeat(120)}`);
@@ -360,7 +353,7 @@ test("the inject dialog opens in its first field, not on Clear: an early Enter k
 test("Append and run a turn is not offered for a message the policy hides: it would call the model with nothing new", async ({
   page,
 }) => {
-  const requests = recordStreamRequests(page);
+  const requests = await recordStreamRequests(page);
   await openPlayground(page);
   const dialog = await openInject(page);
   await dialog.getByLabel("Type", { exact: true }).selectOption("notification");

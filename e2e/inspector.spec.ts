@@ -1,4 +1,4 @@
-import type { Page, Request } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
   expect,
   expectAccessible,
@@ -8,6 +8,7 @@ import {
   openPlayground,
   sendMessage,
   test,
+  recordStreamRequests,
 } from "./support.ts";
 
 async function loadExample(page: Page, name: RegExp): Promise<void> {
@@ -23,16 +24,6 @@ async function openInspector(page: Page): Promise<void> {
   await expect(page.getByRole("region", { name: "Model view" })).toBeVisible();
 }
 
-/** Every /api/stream request body the page sends, in order. */
-function recordStreamRequests(page: Page): { messages: unknown[] }[] {
-  const bodies: { messages: unknown[] }[] = [];
-  page.on("request", (request: Request) => {
-    if (request.url().endsWith("/api/stream"))
-      bodies.push((request.postDataJSON() as { context: { messages: unknown[] } }).context);
-  });
-  return bodies;
-}
-
 async function modelViewJson(page: Page): Promise<unknown[]> {
   const toggle = page.getByRole("region", { name: "Model view" }).getByRole("button", { name: "JSON" });
   await toggle.click();
@@ -44,7 +35,10 @@ async function modelViewJson(page: Page): Promise<unknown[]> {
 test("each fact shows its fate and its counterpart; a policy switch changes the model view and the next request", async ({
   page,
 }) => {
-  const requests = recordStreamRequests(page);
+  const requests = await recordStreamRequests(
+    page,
+    (text) => (JSON.parse(text) as { context: { messages: unknown[] } }).context,
+  );
   await openPlayground(page);
   await loadExample(page, /notifications, hidden/);
   await openInspector(page);
@@ -92,7 +86,10 @@ test("each fact shows its fate and its counterpart; a policy switch changes the 
 test("the model view just before Send is exactly what the next request carries, minus the new prompt", async ({
   page,
 }) => {
-  const requests = recordStreamRequests(page);
+  const requests = await recordStreamRequests(
+    page,
+    (text) => (JSON.parse(text) as { context: { messages: unknown[] } }).context,
+  );
   await openPlayground(page);
   await loadExample(page, /bash output/);
   await openInspector(page);

@@ -1,4 +1,4 @@
-import type { Page, Request } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
   expect,
   expectAccessible,
@@ -10,20 +10,12 @@ import {
   readStoredFacts,
   sendMessage,
   test,
+  recordStreamRequests,
 } from "./support.ts";
 
 interface SentRequest {
   context: { messages: { role: string; content: string | { type: string; text?: string }[] }[] };
   options: { metadata?: Record<string, unknown> };
-}
-
-/** Every request that left the page for the proxy, parsed. */
-function recordStreamRequests(page: Page): SentRequest[] {
-  const bodies: SentRequest[] = [];
-  page.on("request", (request: Request) => {
-    if (request.url().endsWith("/api/stream")) bodies.push(JSON.parse(request.postData() ?? "{}"));
-  });
-  return bodies;
 }
 
 const textOf = (message: SentRequest["context"]["messages"][number]) =>
@@ -38,7 +30,7 @@ const heldCall = (page: Page, number: number) =>
 test("with pausing on, a steer injected while the call is held is delivered as the view says", async ({
   page,
 }) => {
-  const requests = recordStreamRequests(page);
+  const requests = await recordStreamRequests(page, (text) => JSON.parse(text || "{}") as SentRequest);
   await openPlayground(page);
   await pauseSwitch(page).check();
   await sendMessage(page, "hello");
@@ -103,7 +95,7 @@ test("with pausing on, a steer injected while the call is held is delivered as t
 });
 
 test("Cancel ends a held call's run cleanly: the call is never sent", async ({ page }) => {
-  const requests = recordStreamRequests(page);
+  const requests = await recordStreamRequests(page, (text) => JSON.parse(text || "{}") as SentRequest);
   await openPlayground(page);
   await pauseSwitch(page).check();
   await sendMessage(page, "never sent");
@@ -126,7 +118,7 @@ test("Cancel ends a held call's run cleanly: the call is never sent", async ({ p
 });
 
 test("the Mirror speed travels with each request and paces the reply", async ({ page }) => {
-  const requests = recordStreamRequests(page);
+  const requests = await recordStreamRequests(page, (text) => JSON.parse(text || "{}") as SentRequest);
   await openPlayground(page);
   await page.getByRole("combobox", { name: "Mirror speed" }).selectOption("2");
   await sendMessage(page, "slowly, please");

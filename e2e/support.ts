@@ -209,3 +209,30 @@ export function modelRow(scope: Page | Locator, number: number, role: string, so
     name: new RegExp(`^Model message ${number}: ${escapeRegExp(role)}, from fact ${sourceFact}\\. `),
   });
 }
+
+/**
+ * Every /api/stream request body the page sends, in order, as `read` makes of its text. Read in the page as
+ * the body leaves (a string, or a Blob: large contexts are sent as composed Blobs, whose bytes Playwright's
+ * request events do not carry). Call before the page is opened.
+ */
+export async function recordStreamRequests<Body = string>(
+  page: Page,
+  read: (text: string) => Body = (text) => text as Body,
+): Promise<Body[]> {
+  const bodies: Body[] = [];
+  await page.exposeFunction("__recordStreamBody", (text: string) => void bodies.push(read(text)));
+  await page.addInitScript(() => {
+    const record = (window as unknown as { __recordStreamBody: (text: string) => Promise<void> })
+      .__recordStreamBody;
+    const original = window.fetch;
+    window.fetch = async function (input: RequestInfo | URL, init?: RequestInit) {
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      if (url.endsWith("/api/stream")) {
+        const body = init?.body;
+        await record(typeof body === "string" ? body : body instanceof Blob ? await body.text() : "");
+      }
+      return original.call(this, input, init);
+    };
+  });
+  return bodies;
+}

@@ -1,18 +1,17 @@
-import type { Page, Request } from "@playwright/test";
-import { expect, lastReply, openPlayground, readStoredFacts, sendMessage, test } from "./support.ts";
-
-function recordStreamRequests(page: Page): string[] {
-  const bodies: string[] = [];
-  page.on("request", (request: Request) => {
-    if (request.url().endsWith("/api/stream")) bodies.push(request.postData() ?? "");
-  });
-  return bodies;
-}
+import {
+  expect,
+  lastReply,
+  openPlayground,
+  readStoredFacts,
+  sendMessage,
+  test,
+  recordStreamRequests,
+} from "./support.ts";
 
 test("a gated tool waits for approval: Reject blocks it with the reason, Approve runs it, and the trail survives a reload", async ({
   page,
 }) => {
-  const requests = recordStreamRequests(page);
+  const requests = await recordStreamRequests(page);
   await openPlayground(page);
 
   await sendMessage(page, "Save a note: ship on Friday");
