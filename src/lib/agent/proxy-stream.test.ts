@@ -1,3 +1,4 @@
+import { mirrorTestModel } from "./mirror-model.test-support.ts";
 import { normalizeContext, type Api, type Model } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { zeroUsage } from "../../shared/usage.ts";
@@ -5,18 +6,7 @@ import type { MirrorSpeed } from "../../shared/mirror/mirror-speed.ts";
 import { createProxyStreamFn } from "./proxy-stream.ts";
 import type { RecordedRequest, StreamRouter } from "./stream-route.ts";
 
-const model: Model<"mirror"> = {
-  id: "m",
-  name: "m",
-  api: "mirror",
-  provider: "mirror",
-  baseUrl: "",
-  reasoning: false,
-  input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  contextWindow: 1,
-  maxTokens: 1,
-};
+const model = mirrorTestModel();
 
 const done = () =>
   new Response(`data: ${JSON.stringify({ type: "done", reason: "stop", usage: zeroUsage() })}\n\n`, {

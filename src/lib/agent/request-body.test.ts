@@ -1,3 +1,4 @@
+import { mirrorTestModel } from "./mirror-model.test-support.ts";
 import { streamProxy } from "@earendil-works/pi-agent-core";
 import {
   normalizeContext,
@@ -113,18 +114,7 @@ const tool: fc.Arbitrary<Tool> = fc.record({
   parameters: fc.constant({ type: "object", properties: {} }) as fc.Arbitrary<Tool["parameters"]>,
 });
 
-const model = (id: string, name: string): Model<string> => ({
-  id,
-  name,
-  api: "mirror",
-  provider: "mirror",
-  baseUrl: "",
-  reasoning: false,
-  input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  contextWindow: 1,
-  maxTokens: 1,
-});
+const model = (id: string, name: string): Model<string> => mirrorTestModel(id, name);
 
 /**
  * A session: a few distinct message objects, placed at many positions (the same object may recur, as a

@@ -1,20 +1,10 @@
+import { mirrorTestModel } from "./mirror-model.test-support.ts";
 import { streamProxy } from "@earendil-works/pi-agent-core";
-import { normalizeContext, type Model } from "@earendil-works/pi-ai";
+import { normalizeContext } from "@earendil-works/pi-ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { withFetch } from "./scoped-fetch.ts";
 
-const model: Model<"mirror"> = {
-  id: "m",
-  name: "m",
-  api: "mirror",
-  provider: "mirror",
-  baseUrl: "",
-  reasoning: false,
-  input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  contextWindow: 1,
-  maxTokens: 1,
-};
+const model = mirrorTestModel();
 
 const reply = () =>
   new Response(
