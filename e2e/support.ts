@@ -148,6 +148,16 @@ interface AxeViolation {
  * over the debugging protocol, so the page's Content-Security-Policy stays on.
  */
 export async function expectAccessible(page: Page, state: string): Promise<void> {
+  // A control fading in (the message actions under the pointer) has a blended colour until its transition
+  // ends: judge the state the reader sees, not a frame of the fade. Endless animations (a spinner) are left.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const { axe } = window as unknown as {
