@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { newSession, storeNewSession } from "../agent/new-session.ts";
 import { loadValidators } from "../messages/validators.ts";
 import { IdbSessionStore } from "../storage/idb-store.ts";
@@ -40,6 +40,21 @@ function piFile(count: number, text = (index: number) => `message ${index}`): st
   }));
   return `${[header, ...entries].map((value) => JSON.stringify(value)).join("\n")}\n`;
 }
+
+/** Sessions a test stored (or may have): removed after it, so the test browser's IndexedDB is left as found. */
+const storedIds: string[] = [];
+afterEach(async () => {
+  const store = await IdbSessionStore.open();
+  try {
+    for (const id of storedIds.splice(0)) {
+      await store.deleteSession(id);
+      expect(await store.getMeta(id)).toBeUndefined();
+      expect((await store.listCalls(id)).calls).toEqual([]);
+    }
+  } finally {
+    store.close();
+  }
+});
 
 describe("Large imports freeze the tab: a file is read in a worker", () => {
   it("reads 20,000 entries off the page, as the page would read them, saying how far it has come", async () => {
@@ -128,6 +143,7 @@ describe("Large imports freeze the tab: the worker that read a file stores it", 
             storer!.store(meta, undefined, { onProgress: (done) => progress.push(done) }),
         },
       );
+      storedIds.push(made.meta.id);
       expect(created()).toBe(0);
       expect(made.stored.meta?.messageCount).toBe(5_000);
       const loaded = await pageStore.loadSession(made.meta.id);
@@ -155,6 +171,7 @@ describe("Large imports freeze the tab: the worker that read a file stores it", 
       const { createSystemFact } = await import("../agent/new-session.ts");
       const plan = planImport(parsed, { hasModel: () => false, systemFact: () => createSystemFact() });
       const { meta, entries } = newSession(plan.init);
+      storedIds.push(meta.id);
       await storer!.store(meta, plan.system);
       const loaded = await pageStore.loadSession(meta.id);
       expect(loaded?.records.map((record) => record.entry)).toEqual(entries);
@@ -168,6 +185,7 @@ describe("Large imports freeze the tab: the worker that read a file stores it", 
   it("stores nothing when cancelled while it stores, and the sessions already stored are kept", async () => {
     const pageStore = await IdbSessionStore.open();
     const kept = newSession({ title: "kept", entries: [] });
+    storedIds.push(kept.meta.id);
     await pageStore.createSession(kept.meta, kept.entries);
     const before = (await pageStore.listSessions()).sessions.map((meta) => meta.id).sort();
     const file = new File([piFile(20_000)], "cancelled-store.jsonl");
@@ -175,6 +193,7 @@ describe("Large imports freeze the tab: the worker that read a file stores it", 
     const controller = new AbortController();
     try {
       const { meta } = newSession({ entries: parsed.entries, leafId: parsed.leafId });
+      storedIds.push(meta.id);
       const storing = storer!.store(meta, undefined, { signal: controller.signal });
       controller.abort();
       const error = await storing.catch((caught: unknown) => caught);
@@ -261,6 +280,7 @@ describe("Large imports freeze the tab: an LHAR file's calls are stored with the
     try {
       expect(parsed.calls).toHaveLength(300);
       const { meta } = newSession({ entries: parsed.entries, leafId: parsed.leafId });
+      storedIds.push(meta.id);
       const stored = await storer!.store(meta, undefined);
       expect(stored.nextCallSeq).toBe(300);
       const { calls } = await pageStore.listCalls(meta.id);
@@ -278,6 +298,7 @@ describe("Large imports freeze the tab: an LHAR file's calls are stored with the
     const controller = new AbortController();
     try {
       const { meta } = newSession({ entries: parsed.entries, leafId: parsed.leafId });
+      storedIds.push(meta.id);
       const storing = storer!.store(meta, undefined, { signal: controller.signal });
       controller.abort();
       expect(await storing.catch((caught: unknown) => caught)).toBe(controller.signal.reason);
