@@ -193,8 +193,10 @@ describe("the request body", () => {
     expect(await read(messages)).toBe(JSON.stringify(messages));
     const changed = [...messages.slice(0, 9_000), ...messages.slice(9_001), messages[5] as Message];
     expect(await read(changed)).toBe(JSON.stringify(changed));
-    // Composed of a few dozen parts, not one per chunk of messages.
-    expect((await messagesJsonParts(changed)).length).toBeLessThan(200);
+    // Composed of chunks of higher levels, not one part per chunk of messages: 40,000 messages make about
+    // 625 chunks of the lowest level (1,250 parts with their commas). Where chunks end is drawn at random, so
+    // the count varies (median 53, 185 the most in 150 draws): the bound is the lowest level's count.
+    expect((await messagesJsonParts(changed)).length).toBeLessThan(40_000 / 64);
   });
 
   it("serializes in slices, giving the page's thread back between them once a slice's time is spent", async () => {
