@@ -10,6 +10,8 @@ test("a pasted request body becomes a session of one call: its model view, paylo
   await openPlayground(page);
   const title = await page.title();
   const sessions = page.getByRole("list", { name: "Session list" }).getByRole("listitem");
+  // Counted once the list shows the first session: read before it renders, the count would be 0.
+  await expect(sessions.first()).toBeVisible();
   const sessionCount = await sessions.count();
 
   await page.getByRole("button", { name: "Paste request…" }).click();
