@@ -12,14 +12,20 @@ function deferred(): { promise: Promise<string[]>; resolve: (names: string[]) =>
   return { promise, resolve };
 }
 
+/** The menu rendered with items not loaded yet, and opened with Enter from its focused button. */
+async function openFromKeyboard() {
+  const late = deferred();
+  const { unmount } = await render(LateMenu, { names: late.promise });
+  const trigger = page.getByRole("button", { name: "Late menu" });
+  (trigger.element() as HTMLElement).focus();
+  await userEvent.keyboard("{Enter}");
+  return { late, unmount, trigger };
+}
+
 describe("a menu whose items load after it opens", () => {
   it("gives its first item the focus when the items come, and the arrow keys work before", async () => {
-    const late = deferred();
-    const { unmount } = await render(LateMenu, { names: late.promise });
+    const { late, unmount, trigger } = await openFromKeyboard();
     try {
-      const trigger = page.getByRole("button", { name: "Late menu" });
-      (trigger.element() as HTMLElement).focus();
-      await userEvent.keyboard("{Enter}");
       const menu = page.getByRole("menu", { name: "Late menu" });
       await expect.element(menu).toBeVisible();
       // Nothing to focus yet: the menu holds the focus, so the keys go to it rather than the page.
@@ -36,12 +42,8 @@ describe("a menu whose items load after it opens", () => {
   });
 
   it("leaves the focus where the reader moved it before the items came", async () => {
-    const late = deferred();
-    const { unmount } = await render(LateMenu, { names: late.promise });
+    const { late, unmount } = await openFromKeyboard();
     try {
-      const trigger = page.getByRole("button", { name: "Late menu" });
-      (trigger.element() as HTMLElement).focus();
-      await userEvent.keyboard("{Enter}");
       await expect.element(page.getByRole("menu", { name: "Late menu" })).toHaveFocus();
       // The menu is kept open (it closes on focus leaving only towards outside its own root): focus moved away.
       const elsewhere = page.getByRole("button", { name: "Elsewhere" });
