@@ -6,6 +6,7 @@ import { loadMessageKinds } from "../src/lib/messages/kinds/loaded.ts";
 import { searchTextOf } from "../src/lib/messages/search-text.ts";
 import { compileQuery, matchesText } from "../src/lib/ui/text-search.ts";
 import { syntheticFacts } from "./synthetic-session.ts";
+import { prepareAgentFloor, promptAgentFloor } from "./agent-floor.ts";
 
 import { anatomyComposition, modelView, timelineRender } from "./projection-bench.ts";
 import {
@@ -61,6 +62,8 @@ const bench = {
   treeOpen: afterKinds(treeOpen),
   anatomyComposition: afterKinds(anatomyComposition),
   timelineRender: afterKinds(timelineRender),
+  prepareAgentFloor,
+  promptAgentFloor,
 };
 
 declare global {

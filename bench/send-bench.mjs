@@ -2,7 +2,7 @@
 // the first token arrives, read from a Chromium trace (every task, not only those past the 50 ms the Long
 // Tasks API reports), against the same send in an empty session.
 
-import { measureStream, openApp, plantSession, settled } from "./app-page.mjs";
+import { longestTracedTask, measureStream, openApp, plantSession, settled } from "./app-page.mjs";
 
 /**
  * Resolve once the page's thread has been idle for a while: `calm` idle callbacks in a row that each had a
@@ -99,10 +99,39 @@ export async function openSession(browser, baseURL, benchBundle, facts) {
   return opened;
 }
 
+/**
+ * The longest task of pi's own `Agent`, with `facts` facts and nothing of the app, from `prompt()` until it
+ * calls its stream function: what any send through pi pays before its request can leave.
+ */
+export async function agentFloor(browser, baseURL, benchBundle, facts, runs) {
+  const { context, page } = await openApp(browser, baseURL, benchBundle, { facts: 1, inspector: false });
+  try {
+    await page.evaluate((count) => window.piBench.prepareAgentFloor(count), facts);
+    const samples = [];
+    for (let run = 0; run < runs; run++) {
+      await quiet(page);
+      const { longest } = await longestTracedTask(browser, page, () =>
+        page.evaluate(() => window.piBench.promptAgentFloor()),
+      );
+      samples.push(longest);
+    }
+    return samples;
+  } finally {
+    await context.close();
+  }
+}
+
 export async function sendBenchmarks({ browser, baseURL, benchBundle, runs, record, huge }) {
   console.log("Sending a request: the longest task before the first token…");
   const sizes = huge ? [1, 10_000, 100_000] : [1, 10_000];
   const longest = {};
+  const piAlone = {};
+  for (const facts of sizes) {
+    piAlone[facts] = await agentFloor(browser, baseURL, benchBundle, facts, runs);
+    console.log(
+      `  pi's Agent alone, ${facts.toLocaleString("en-US")} facts: ${piAlone[facts].map((ms) => ms.toFixed(1)).join(", ")} ms`,
+    );
+  }
   for (const facts of sizes) {
     const { context, page, cdp } = await openSession(browser, baseURL, benchBundle, facts);
     longest[facts] = [];
@@ -131,5 +160,16 @@ export async function sendBenchmarks({ browser, baseURL, benchBundle, runs, reco
       "the same send in an empty session",
       longest[1],
       { goal: "≤ 50 ms", limits: { value: 50 } },
+    );
+  // What pi itself does before the request leaves, in the same run: where it is past a goal, the app's send
+  // cannot meet that goal.
+  for (const facts of sizes.filter((size) => size > 1))
+    record(
+      "sending a request, pi's Agent alone: longest task from prompt() to its stream function (traced)",
+      `${facts.toLocaleString("en-US")} facts`,
+      piAlone[facts],
+      "the same in an empty session",
+      piAlone[1],
+      { goal: `the floor of the app's send at ${facts.toLocaleString("en-US")} facts` },
     );
 }
