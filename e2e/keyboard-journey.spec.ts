@@ -123,3 +123,33 @@ test("Escape stops a run, from the composer too, and the focus stays ready for t
   await expect(lastReply(page)).toHaveAttribute("data-stop-reason", "aborted", { timeout: 15_000 });
   await expect(composer).toBeFocused();
 });
+
+test("the focus stays on the composer after a starter, Regenerate and Fork from here remove the button pressed", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  const welcome = page.getByRole("region", { name: "See what the model sees" });
+  // The starter's card goes once its message is sent.
+  await welcome.getByRole("button", { name: /^What is 12 \* \(3 \+ 4\)\?/ }).focus();
+  await page.keyboard.press("Enter");
+  await expect(welcome).toBeHidden();
+  await expect(composer).toBeFocused();
+  await expect(page.getByLabel("Result of calculate")).toHaveText("12 * (3 + 4) = 84", { timeout: 15_000 });
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+  // Facts: 1 system, 2 the question, 3 the tool call, 4 its result, 5 the answer. Regenerate replaces the
+  // answer, and its button with it.
+  const actions = (message: number) => page.getByRole("group", { name: `Actions for message ${message}` });
+  await actions(5).getByRole("button", { name: "Regenerate" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(composer).toBeFocused();
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 15_000 });
+  await expect(composer).toBeFocused();
+
+  // Forking from the question makes it the last message: its Fork button goes.
+  await actions(2).getByRole("button", { name: "Fork from here" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(actions(2).getByRole("button", { name: "Fork from here" })).toBeHidden();
+  await expect(composer).toBeFocused();
+});
