@@ -59,3 +59,11 @@ export function anchoredTo(options: AnchorOptions): Attachment<HTMLElement> {
     };
   };
 }
+
+/**
+ * Gives the element the focus once the popover around it is shown: `anchoredTo` shows it in the same
+ * flush, and a hidden popover's content cannot take focus before.
+ */
+export const focusWhenShown: Attachment<HTMLElement> = (element) => {
+  queueMicrotask(() => element.focus());
+};
