@@ -76,3 +76,47 @@ test("the injection dialog's tabs follow the arrow keys", async ({ page }) => {
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
 });
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("tabbing along the header's row of chips, which scrolls sideways, brings the focused chip and its ring into view", async ({
+    page,
+  }) => {
+    await openPlayground(page);
+    const proxy = page.getByRole("button", { name: /^Proxy:/ });
+    await expect(proxy).toHaveText("Proxy: this page's server");
+    // The chip with its focus ring (the outline drawn around it, past its border) inside the row's box.
+    const inView = () =>
+      proxy.evaluate((chip) => {
+        const row = chip.parentElement?.getBoundingClientRect();
+        const box = chip.getBoundingClientRect();
+        const style = getComputedStyle(chip);
+        const ring =
+          document.activeElement === chip
+            ? parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset)
+            : 0;
+        if (!row) return false;
+        return (
+          box.left - ring >= row.left &&
+          box.right + ring <= row.right &&
+          box.top - ring >= row.top &&
+          box.bottom + ring <= row.bottom
+        );
+      });
+    // The row is narrower than its chips: the proxy's starts out of view.
+    expect(await inView(), "the proxy's chip before any Tab").toBe(false);
+
+    await page.getByRole("button", { name: /^Model:/ }).focus();
+    for (
+      let presses = 0;
+      presses < 10 && !(await proxy.evaluate((chip) => chip === document.activeElement));
+      presses++
+    )
+      await page.keyboard.press("Tab");
+    await expect(proxy).toBeFocused();
+    await expect
+      .poll(inView, { message: "the focused proxy chip and its ring lie inside the row's visible box" })
+      .toBe(true);
+  });
+});
