@@ -1,4 +1,4 @@
-import { expect, openPlayground, test } from "./support.ts";
+import { expect, lastReply, openPlayground, sendMessage, test } from "./support.ts";
 
 test("menus work from the keyboard: open, move with arrows, choose, and focus comes back", async ({
   page,
@@ -119,4 +119,46 @@ test.describe("on a phone", () => {
       .poll(inView, { message: "the focused proxy chip and its ring lie inside the row's visible box" })
       .toBe(true);
   });
+});
+
+test("a message's context-edit menu from the keyboard: its row of actions stays shown, and its first item's ring is whole", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await sendMessage(page, "keep me in view");
+  await expect(lastReply(page).locator("blockquote")).toHaveText("keep me in view", { timeout: 15_000 });
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+  const actions = page.getByRole("group", { name: "Actions for message 2" });
+  const trigger = actions.getByRole("button", { name: "Context edits for message 2" });
+  await trigger.focus();
+  await page.keyboard.press("Enter");
+  const menu = page.getByRole("menu", { name: "Context edits for message 2" });
+  const first = menu.getByRole("menuitem").first();
+  await expect(first).toBeFocused();
+  // The pointer is elsewhere: the row shows because the focus is in its menu.
+  await page.mouse.move(0, 0);
+  await expect
+    .poll(() => actions.evaluate((row) => Number(getComputedStyle(row.parentElement ?? row).opacity)))
+    .toBe(1);
+  const ringInside = await first.evaluate((item) => {
+    const menuBox = item.closest('[role="menu"]');
+    if (!(menuBox instanceof HTMLElement)) return false;
+    const outer = menuBox.getBoundingClientRect();
+    // The menu's padding box: what its scrolling clips to.
+    const left = outer.left + menuBox.clientLeft;
+    const top = outer.top + menuBox.clientTop;
+    const box = item.getBoundingClientRect();
+    const style = getComputedStyle(item);
+    // The ring reaches this far past the item, and a pixel more: outlines are painted on whole pixels,
+    // so one that fits only to a fraction of a pixel is cut.
+    const ring = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset) + 1;
+    return (
+      box.left - ring >= left &&
+      box.right + ring <= left + menuBox.clientWidth &&
+      box.top - ring >= top &&
+      box.bottom + ring <= top + menuBox.clientHeight
+    );
+  });
+  expect(ringInside, "the focused item's ring inside its menu").toBe(true);
 });
