@@ -81,9 +81,11 @@ export class ChatLayouter {
     this.#facts = facts;
     if (previous && startsWith(facts, before)) {
       if (facts.length === before.length) return previous;
-      const build: LayoutBuild = {
-        items: previous.items.slice(),
-        messages: previous.messages.slice(),
+      // The added facts are laid out apart and joined to the earlier items once: in a long session a copy
+      // of the items costs milliseconds, and a copy then pushed to is copied again as it grows.
+      const tail: LayoutBuild = {
+        items: [],
+        messages: [],
         results: previous.results,
         hiddenCount: previous.hiddenCount,
         // Ids only ever join this set, and only the latest build reads it.
@@ -91,8 +93,13 @@ export class ChatLayouter {
       };
       const added = facts.slice(before.length);
       // A new result is shown in its call's card: a new map, so the cards see it.
-      if (added.some((message) => message.role === "toolResult")) build.results = new Map(previous.results);
-      added.forEach((message, offset) => place(build, message, before.length + offset));
+      if (added.some((message) => message.role === "toolResult")) tail.results = new Map(previous.results);
+      added.forEach((message, offset) => place(tail, message, before.length + offset));
+      const build: LayoutBuild = {
+        ...tail,
+        items: tail.items.length > 0 ? previous.items.concat(tail.items) : previous.items,
+        messages: tail.messages.length > 0 ? previous.messages.concat(tail.messages) : previous.messages,
+      };
       this.#build = build;
       return build;
     }

@@ -113,7 +113,9 @@ function buildView(
  * to the view: their fates are counted.
  */
 class Collector {
-  readonly messages: Message[];
+  /** The messages of the view extended, kept as they are: the new ones are joined to them once, at the end. */
+  readonly #messagesBefore: readonly Message[];
+  readonly #messages: Message[] = [];
   readonly sources: number[] = [];
 
   constructor(
@@ -121,17 +123,18 @@ class Collector {
     readonly fates: Fate[],
     readonly edits: ModelView["edits"],
     readonly targetOf: Int32Array,
-    messages: Message[],
+    messagesBefore: readonly Message[],
     readonly countFrom: number,
   ) {
-    this.messages = messages;
+    this.#messagesBefore = messagesBefore;
   }
 
   readonly emit = (message: Message, contextIndex: number): void => {
     const factIndex = this.projection.contextFacts[contextIndex] ?? -1;
-    if (factIndex >= 0 && this.targetOf[factIndex] === -1) this.targetOf[factIndex] = this.messages.length;
+    if (factIndex >= 0 && this.targetOf[factIndex] === -1)
+      this.targetOf[factIndex] = this.#messagesBefore.length + this.#messages.length;
     this.sources.push(factIndex);
-    this.messages.push(message);
+    this.#messages.push(message);
   };
 
   readonly onFate = (contextIndex: number, conversion: Conversion): void => {
@@ -154,7 +157,10 @@ class Collector {
     sourceOf.set(this.sources, sourcesBefore.length);
     return new ProjectedView(
       {
-        messages: this.messages,
+        messages:
+          this.#messages.length > 0
+            ? this.#messagesBefore.concat(this.#messages)
+            : this.#messagesBefore.slice(), // nothing new (a hidden fact): still a view of its own
         sourceOf,
         targetOf: this.targetOf,
         fates: this.fates,
@@ -276,10 +282,11 @@ function extendView(
   targetOf.set(previous.targetOf);
   const collect = new Collector(
     projection,
-    previous.fates.slice(),
+    // Sized for every fact at once, as a full build's are: a copy that grows as it is written is copied again.
+    previous.fates.concat(new Array<Fate>(Math.max(0, projection.facts.length - previous.fates.length))),
     previous.edits,
     targetOf,
-    previous.messages.slice(),
+    previous.messages,
     factsFrom,
   );
   walk.redirect(collect.emit, { onFate: collect.onFate });
