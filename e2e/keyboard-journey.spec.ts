@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, factRow, lastReply, openPlayground, test } from "./support.ts";
+import { expect, factRow, lastReply, openPlayground, sendMessage, test } from "./support.ts";
 
 /** Press Tab until the named button has focus (a keyboard user's way there), at most `limit` times. */
 async function tabTo(page: Page, name: string, limit = 20): Promise<void> {
@@ -151,5 +151,37 @@ test("the focus stays on the composer after a starter, Regenerate and Fork from 
   await actions(2).getByRole("button", { name: "Fork from here" }).focus();
   await page.keyboard.press("Enter");
   await expect(actions(2).getByRole("button", { name: "Fork from here" })).toBeHidden();
+  await expect(composer).toBeFocused();
+});
+
+test("the inspector's Fork from here and Copy to new session leave the focus on the composer, in this session and in the copy", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await sendMessage(page, "first turn");
+  await expect(lastReply(page)).toContainText("first turn", { timeout: 15_000 });
+  await sendMessage(page, "second turn");
+  await expect(lastReply(page)).toContainText("second turn", { timeout: 15_000 });
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  const facts = page.getByRole("region", { name: "Session facts" });
+  const detail = page.getByRole("region", { name: "Selected fact" });
+
+  // Fork from the first reply (fact 3): it becomes the last fact, and the button pressed goes.
+  await factRow(facts, 3).click();
+  await detail.getByRole("button", { name: "Fork from here" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(detail.getByRole("button", { name: "Fork from here" })).toBeHidden();
+  await expect(composer).toBeFocused();
+
+  // Copy to a new session: the copy opens, and its composer has the focus.
+  await factRow(facts, 2).click();
+  await detail.getByRole("button", { name: "Copy to new session" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(
+    page
+      .getByRole("region", { name: "Sessions" })
+      .getByRole("button", { name: /^Fork of first turn at fact 2/ }),
+  ).toHaveAttribute("aria-current", "true");
   await expect(composer).toBeFocused();
 });

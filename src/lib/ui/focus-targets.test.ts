@@ -47,6 +47,19 @@ describe("focus targets", () => {
     expect(next.focused).toBe(1);
   });
 
+  it("focus the next element to register under a name, not the one there now", async () => {
+    const targets = new FocusTargets();
+    const current = fakeElement();
+    const unmount = mount(targets, "composer", current);
+    targets.focusNext("composer");
+    expect(current.focused).toBe(0);
+    if (typeof unmount === "function") unmount();
+    const next = fakeElement();
+    mount(targets, "composer", next);
+    await Promise.resolve();
+    expect([current.focused, next.focused]).toEqual([0, 1]);
+  });
+
   it("run the search its owner offers, and find nothing once it is withdrawn or when none is offered", async () => {
     const targets = new FocusTargets();
     expect(await targets.seek("approval")).toBe(false);

@@ -57,6 +57,14 @@ export class FocusTargets {
       this.#pending = name;
     }
   }
+
+  /**
+   * Focus the next element to register under `name`, not the one there now: an action that opens another
+   * session, whose composer replaces this one's.
+   */
+  focusNext(name: FocusTargetName): void {
+    this.#pending = name;
+  }
 }
 
 function isDisabled(element: HTMLElement): boolean {
