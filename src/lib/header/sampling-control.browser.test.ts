@@ -39,4 +39,36 @@ describe("the sampling popover", () => {
       await unmount();
     }
   });
+
+  it("closes when the focus leaves it and its button, and stays open while the focus is in either", async () => {
+    const { unmount } = await render(PageContexts<Record<string, unknown>>, {
+      props: { workspace, session, component: SamplingControl as never, props: { session } },
+    });
+    const outside = document.createElement("button");
+    outside.textContent = "Elsewhere";
+    document.body.append(outside);
+    try {
+      const trigger = page.getByRole("button", { name: /^Sampling:/ });
+      (trigger.element() as HTMLElement).focus();
+      await userEvent.keyboard("{Enter}");
+      const dialog = page.getByRole("dialog", { name: "Sampling" });
+      await expect.element(dialog).toHaveFocus();
+      // Back to its button: still open.
+      await userEvent.keyboard("{Shift>}{Tab}{/Shift}");
+      await expect.element(trigger).toHaveFocus();
+      await expect.element(dialog).toBeInTheDocument();
+      // In again, and past its last button: the focus is elsewhere, and the popover has closed.
+      await userEvent.keyboard("{Tab}");
+      const done = page.getByRole("button", { name: "Done" });
+      for (let presses = 0; presses < 40 && document.activeElement !== done.element(); presses++)
+        await userEvent.keyboard("{Tab}");
+      await expect.element(done).toHaveFocus();
+      await userEvent.keyboard("{Tab}");
+      await expect.element(dialog).not.toBeInTheDocument();
+      await expect.element(trigger).toHaveAttribute("aria-expanded", "false");
+    } finally {
+      outside.remove();
+      await unmount();
+    }
+  });
 });
