@@ -16,17 +16,23 @@ beforeAll(async () => {
   ({ workspace, session } = await startTestWorkspace());
 });
 
+/** The control rendered, its popover opened from the keyboard; the popover has the focus. */
+async function openFromKeyboard() {
+  const { unmount } = await render(PageContexts<Record<string, unknown>>, {
+    props: { workspace, session, component: SamplingControl as never, props: { session } },
+  });
+  const trigger = page.getByRole("button", { name: /^Sampling:/ });
+  (trigger.element() as HTMLElement).focus();
+  await userEvent.keyboard("{Enter}");
+  const dialog = page.getByRole("dialog", { name: "Sampling" });
+  await expect.element(dialog).toHaveFocus();
+  return { trigger, dialog, unmount };
+}
+
 describe("the sampling popover", () => {
   it("takes the focus when it opens, and Escape closes it and gives the focus back to its button", async () => {
-    const { unmount } = await render(PageContexts<Record<string, unknown>>, {
-      props: { workspace, session, component: SamplingControl as never, props: { session } },
-    });
+    const { trigger, dialog, unmount } = await openFromKeyboard();
     try {
-      const trigger = page.getByRole("button", { name: /^Sampling:/ });
-      (trigger.element() as HTMLElement).focus();
-      await userEvent.keyboard("{Enter}");
-      const dialog = page.getByRole("dialog", { name: "Sampling" });
-      await expect.element(dialog).toHaveFocus();
       // Tab moves on to its fields; Escape from a field closes it too.
       await userEvent.keyboard("{Tab}");
       expect(dialog.element().contains(document.activeElement)).toBe(true);
@@ -41,18 +47,11 @@ describe("the sampling popover", () => {
   });
 
   it("closes when the focus leaves it and its button, and stays open while the focus is in either", async () => {
-    const { unmount } = await render(PageContexts<Record<string, unknown>>, {
-      props: { workspace, session, component: SamplingControl as never, props: { session } },
-    });
     const outside = document.createElement("button");
     outside.textContent = "Elsewhere";
     document.body.append(outside);
+    const { trigger, dialog, unmount } = await openFromKeyboard();
     try {
-      const trigger = page.getByRole("button", { name: /^Sampling:/ });
-      (trigger.element() as HTMLElement).focus();
-      await userEvent.keyboard("{Enter}");
-      const dialog = page.getByRole("dialog", { name: "Sampling" });
-      await expect.element(dialog).toHaveFocus();
       // Back to its button: still open.
       await userEvent.keyboard("{Shift>}{Tab}{/Shift}");
       await expect.element(trigger).toHaveFocus();
