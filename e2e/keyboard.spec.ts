@@ -1,4 +1,4 @@
-import { expect, lastReply, openPlayground, sendMessage, test } from "./support.ts";
+import { expect, expectAccessible, lastReply, openPlayground, sendMessage, test } from "./support.ts";
 
 test("menus work from the keyboard: open, move with arrows, choose, and focus comes back", async ({
   page,
@@ -118,6 +118,7 @@ test.describe("on a phone", () => {
     await expect
       .poll(inView, { message: "the focused proxy chip and its ring lie inside the row's visible box" })
       .toBe(true);
+    await expectAccessible(page, "a phone's header row scrolled to its focused proxy chip");
   });
 });
 
@@ -161,4 +162,5 @@ test("a message's context-edit menu from the keyboard: its row of actions stays 
     );
   });
   expect(ringInside, "the focused item's ring inside its menu").toBe(true);
+  await expectAccessible(page, "a message's context-edit menu open from the keyboard");
 });
