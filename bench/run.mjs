@@ -45,8 +45,20 @@ const variantsOnly = process.argv.includes("--variants-only");
 const sessionsOnly = process.argv.includes("--sessions-only");
 // Only the sends' rows (the longest task before the first token at 10,000 and 100,000 facts): `-- --send-only`.
 const sendOnly = process.argv.includes("--send-only");
+// Only the calls view's rows (a call's append at 1,000 calls, the view's open at 10 and 1,000): `-- --calls-only`.
+const callsOnly = process.argv.includes("--calls-only");
+// Only the anatomy's rows (the next and a recorded call's composition, the timeline): `-- --anatomy-only`.
+const anatomyOnly = process.argv.includes("--anatomy-only");
 /** The rows of the app in Chromium beside the LHAR import, the replies and the variants. */
-const everything = !lharOnly && !repliesOnly && !variantsOnly && !importsOnly && !sessionsOnly && !sendOnly;
+const everything =
+  !lharOnly &&
+  !repliesOnly &&
+  !variantsOnly &&
+  !importsOnly &&
+  !sessionsOnly &&
+  !sendOnly &&
+  !callsOnly &&
+  !anatomyOnly;
 
 const rows = [];
 const started = Date.now();
@@ -80,8 +92,7 @@ async function buildAll() {
   // The import rows drive the app alone.
   if (lharOnly || importsOnly) return;
   // The HTML export inlines the viewer, built beside the app.
-  if (!repliesOnly && !variantsOnly && !sessionsOnly && !sendOnly)
-    await build({ root, configFile: join(root, "vite.viewer.config.ts"), logLevel: "error" });
+  if (everything) await build({ root, configFile: join(root, "vite.viewer.config.ts"), logLevel: "error" });
   await build({
     root,
     configFile: false,
@@ -283,6 +294,48 @@ async function serverMemoryBenchmarks() {
   }
 }
 
+/** The anatomy's rows, on a page that has the benchmark bundle. */
+async function anatomyBenchmarks(page) {
+  const composition = await page.evaluate(
+    ([n, runs]) => window.piBench.anatomyComposition(n, runs),
+    [10_000, RUNS * 3],
+  );
+  record(
+    "anatomy: composition of the next call",
+    "10,000 facts",
+    composition.live,
+    "plain convertToLlm (floor)",
+    composition.floor,
+    { goal: "< 16 ms" },
+  );
+  record(
+    "anatomy: composition of a recorded call",
+    "10,000 facts, read from storage",
+    composition.recorded,
+    "plain convertToLlm (floor)",
+    composition.floor,
+    { goal: "< 16 ms" },
+  );
+  const timeline = await page.evaluate(
+    ([n, runs]) => window.piBench.timelineRender(n, runs),
+    [1_000, RUNS * 2],
+  );
+  if (timeline.circles !== 1_000)
+    throw new Error(`the timeline drew ${timeline.circles} points for 1,000 calls`);
+  record("anatomy: timeline rendered", "1,000 calls", timeline.subject, "-", undefined, { goal: "< 100 ms" });
+}
+
+/** The anatomy's rows alone, on a page of their own. */
+async function anatomyOnlyBenchmarks(browser, baseURL) {
+  console.log("The anatomy (Chromium)…");
+  const context = await browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${baseURL}/api/session`);
+  await page.addScriptTag({ path: join(out, "browser-bench.js") });
+  await anatomyBenchmarks(page);
+  await context.close();
+}
+
 async function browserMicroBenchmarks(browser, baseURL) {
   console.log("Model view and IndexedDB (Chromium)…");
   const context = await browser.newContext({ bypassCSP: true });
@@ -322,33 +375,7 @@ async function browserMicroBenchmarks(browser, baseURL) {
       },
     );
   }
-  const composition = await page.evaluate(
-    ([n, runs]) => window.piBench.anatomyComposition(n, runs),
-    [10_000, RUNS * 3],
-  );
-  record(
-    "anatomy: composition of the next call",
-    "10,000 facts",
-    composition.live,
-    "plain convertToLlm (floor)",
-    composition.floor,
-    { goal: "< 16 ms" },
-  );
-  record(
-    "anatomy: composition of a recorded call",
-    "10,000 facts, read from storage",
-    composition.recorded,
-    "plain convertToLlm (floor)",
-    composition.floor,
-    { goal: "< 16 ms" },
-  );
-  const timeline = await page.evaluate(
-    ([n, runs]) => window.piBench.timelineRender(n, runs),
-    [1_000, RUNS * 2],
-  );
-  if (timeline.circles !== 1_000)
-    throw new Error(`the timeline drew ${timeline.circles} points for 1,000 calls`);
-  record("anatomy: timeline rendered", "1,000 calls", timeline.subject, "-", undefined, { goal: "< 100 ms" });
+  await anatomyBenchmarks(page);
   const append = await page.evaluate((runs) => window.piBench.idbAppend(runs), quick ? 2 : 4);
   record("IndexedDB append", "message #10,000", append.at10k, "message #10", append.at10, {
     goal: "ratio ≤ 1.5",
@@ -445,6 +472,10 @@ async function main() {
       await largeSessions({ ...app, huge });
     } else if (sendOnly) {
       await sendBenchmarks({ ...app, huge });
+    } else if (callsOnly) {
+      await callsBenchmarks({ ...app, runs: quick ? 3 : 7 });
+    } else if (anatomyOnly) {
+      await anatomyOnlyBenchmarks(browser, baseURL);
     } else if (everything) {
       await browserMicroBenchmarks(browser, baseURL);
       await callsBenchmarks({ ...app, runs: quick ? 3 : 7 });
