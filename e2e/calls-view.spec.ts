@@ -10,6 +10,7 @@ import {
   sendMessage,
   test,
 } from "./support.ts";
+import { storedCalls } from "./stored-calls.ts";
 
 /** The loopback OpenAI-compatible fixture that playwright.config.ts starts as the local server. */
 const FIXTURE = `http://127.0.0.1:${FIXTURE_PORT}`;
@@ -203,4 +204,68 @@ test("an old session without call records says its calls were not recorded then"
     "1 earlier model reply was made before calls were recorded; only the calls since are kept.",
   );
   await expect(calls.getByRole("listbox", { name: "Recorded calls" }).getByRole("option")).toHaveCount(1);
+});
+
+/**
+ * Copies of the session's first recorded call as its calls #2 to #`count` (made by no reply), written
+ * straight to IndexedDB with the session's next call number, as a long session has them.
+ */
+async function plantCopiesOfFirstCall(page: Page, count: number): Promise<void> {
+  await page.evaluate(async (total) => {
+    const sessionId = localStorage.getItem("pi-playground:current-session") ?? "";
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open("pi-playground");
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const done = <T>(request: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const tx = db.transaction(["sessions", "calls", "callBodies"], "readwrite");
+    const first = (await done(tx.objectStore("calls").get([sessionId, 0]))) as Record<string, unknown>;
+    const body = (await done(tx.objectStore("callBodies").get([sessionId, 0]))) as Record<string, unknown>;
+    const meta = (await done(tx.objectStore("sessions").get(sessionId))) as Record<string, unknown>;
+    for (let seq = 1; seq < total; seq++) {
+      const { replyEntryId: _reply, ...copy } = first;
+      tx.objectStore("calls").put({ ...copy, seq, id: `copy-${seq}` });
+      tx.objectStore("callBodies").put({ ...body, seq });
+    }
+    tx.objectStore("sessions").put({ ...meta, nextCallSeq: total });
+    await new Promise((resolve) => (tx.oncomplete = resolve));
+    db.close();
+  }, count);
+}
+
+test("a session of many calls opens its calls on the latest, and a reply's call far back is found", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await sendMessage(page, "first question");
+  await expect(lastReply(page)).toContainText("first question", { timeout: 15_000 });
+  await storedCalls(page, 1);
+  await plantCopiesOfFirstCall(page, 120);
+  await page.reload();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+
+  // The first reply's call is the session's first of 120: read after the latest ones.
+  await whatTheModelSaw(page, 3).click();
+  const list = page.getByRole("listbox", { name: "Recorded calls" });
+  const chosen = list.getByRole("option", { selected: true });
+  await expect(chosen).toHaveAccessibleName(/^Call #1 mirror\//);
+  await expect(chosen).toHaveAttribute("aria-setsize", "120");
+  await expect(page.getByRole("article", { name: "Call 1" })).toContainText("first question");
+
+  // Opened with nothing asked (the inspector stays open across the reload): the latest call, the list at
+  // its end.
+  await page.reload();
+  await page.getByRole("tab", { name: "Calls" }).click();
+  await expect(list.getByRole("option", { selected: true })).toHaveAccessibleName(/^Call #120 mirror\//);
+  await expect(page.getByRole("article", { name: "Call 120" })).toBeVisible();
+  await expect(list.getByRole("option").last()).toHaveAttribute("aria-posinset", "120");
+  // Every call is there once read: the search finds the first.
+  await page.getByRole("searchbox", { name: "Search calls" }).fill("#1 ");
+  await page.keyboard.press("Enter");
+  await expect(list.getByRole("option", { selected: true })).toHaveAccessibleName(/^Call #1 mirror\//);
 });
