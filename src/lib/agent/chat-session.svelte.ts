@@ -171,7 +171,7 @@ export class ChatSession {
       events,
       onStored: deps.onStored,
     });
-    this.calls = new CallLog(deps.store, meta.id);
+    this.calls = new CallLog(deps.store, meta.id, () => knownMeta.current.nextCallSeq ?? 0);
     // Where calls are kept: the session's own, and variants re-run from them.
     this.#callHost = {
       store: deps.store,

@@ -22,6 +22,7 @@ import {
   toStorageError,
   type ChangesSince,
   type CreateOptions,
+  type LatestCallsRequest,
   type LoadedSession,
   type MetaPatch,
   type SessionList,
@@ -174,8 +175,14 @@ export class MemorySessionStore implements SessionStore {
     });
   }
 
-  async listCalls(id: string): Promise<{ calls: CallRecord[]; warnings: string[] }> {
-    return { calls: (this.#calls.get(id) ?? []).map((call) => copy(call.summary)), warnings: [] };
+  async listCalls(
+    id: string,
+    latest?: LatestCallsRequest,
+  ): Promise<{ calls: CallRecord[]; warnings: string[] }> {
+    const calls = (this.#calls.get(id) ?? []).map((call) => copy(call.summary));
+    const newest = latest ? calls.filter((call) => call.seq >= latest.from) : calls;
+    if (latest && newest.length < calls.length) latest.onRead({ calls: newest, total: calls.length });
+    return { calls, warnings: [] };
   }
 
   async readCallBody(id: string, seq: number): Promise<CallBodyRecord | undefined> {

@@ -143,8 +143,12 @@ export interface SessionStore {
   updateMeta(id: string, patch: MetaPatch): Promise<SessionMeta>;
   /** Record a model call (summary and body in one transaction); calls are never changed afterwards. */
   appendCall(id: string, call: NewCall): Promise<{ call: CallRecord; meta: SessionMeta }>;
-  /** The summaries of a session's calls, in order (bodies are read one at a time). */
-  listCalls(id: string): Promise<{ calls: CallRecord[]; warnings: string[] }>;
+  /**
+   * The summaries of a session's calls, in order (bodies are read one at a time). With `latest`, the
+   * calls from `latest.from` on are read first, in the same transaction, and told with how many calls
+   * are stored when there are others: a list that opens on its end shows them while the rest is read.
+   */
+  listCalls(id: string, latest?: LatestCallsRequest): Promise<{ calls: CallRecord[]; warnings: string[] }>;
   readCallBody(id: string, seq: number): Promise<CallBodyRecord | undefined>;
   deleteSession(id: string): Promise<void>;
   saveInflight(id: string, message: InflightRecord["message"], tabId?: string): Promise<void>;
@@ -152,6 +156,16 @@ export interface SessionStore {
   readInflight(id: string): Promise<InflightRecord | undefined>;
   clearInflight(id: string): Promise<void>;
   close(): void;
+}
+
+export interface LatestCallsRequest {
+  /** The sequence number of the first call read first. */
+  from: number;
+  /**
+   * `calls`: the calls from `from` on (fewer when some are damaged); `total`: how many calls are stored,
+   * damaged ones included. Called only when calls before `from` are stored.
+   */
+  onRead: (latest: { calls: CallRecord[]; total: number }) => void;
 }
 
 export const NEW_SESSION_TITLE = "New session";

@@ -315,6 +315,40 @@ describe.each(harnesses)("the %s store", (_name, make) => {
     expect((await store.listCalls("a")).calls).toEqual([]);
     expect(await store.readCallBody("a", 0)).toBeUndefined();
   });
+
+  it("tells a session's latest calls and how many there are before all its calls, from the same read", async () => {
+    const { store } = await setup();
+    await store.createSession(meta("a"), chainEntries([system], null));
+    await store.createSession(meta("b"), chainEntries([system], null));
+    for (let index = 0; index < 5; index++) await store.appendCall("a", call(`a${index}`, index));
+    await store.appendCall("b", call("b0", 1));
+    const told: { ids: string[]; total: number; before: boolean }[] = [];
+    let returned = false;
+    const { calls } = await store.listCalls("a", {
+      from: 3,
+      onRead: (latest) =>
+        told.push({
+          ids: latest.calls.map((recorded) => recorded.id),
+          total: latest.total,
+          before: !returned,
+        }),
+    });
+    returned = true;
+    expect(told).toEqual([{ ids: ["a3", "a4"], total: 5, before: true }]);
+    expect(calls.map((recorded) => recorded.id)).toEqual(["a0", "a1", "a2", "a3", "a4"]);
+
+    const none: unknown[] = [];
+    await store.createSession(meta("empty"), chainEntries([system], null));
+    expect(
+      (await store.listCalls("empty", { from: -48, onRead: (latest) => none.push(latest) })).calls,
+    ).toEqual([]);
+    // Nothing before the latest calls: all of them come at once.
+    await store.appendCall("empty", call("e0", 1));
+    expect(
+      (await store.listCalls("empty", { from: -49, onRead: (latest) => none.push(latest) })).calls,
+    ).toHaveLength(1);
+    expect(none).toEqual([]);
+  });
 });
 
 function call(id: string, messageCount: number): NewCall {

@@ -1,5 +1,6 @@
 import type { CallBodyRecord, CallRecord } from "../../storage/records.ts";
 import type { SessionStore } from "../../storage/session-store.ts";
+import { keepingShown, LATEST_CALLS, placedAtEnd } from "./latest-calls.ts";
 
 export type CallLogState = "idle" | "loading" | "ready" | "failed";
 
@@ -11,19 +12,33 @@ export type CallLogState = "idle" | "loading" | "ready" | "failed";
 export class CallLog {
   readonly #store: SessionStore;
   readonly #sessionId: string;
+  readonly #nextSeq: () => number;
   #calls = $state.raw<CallRecord[]>([]);
+  #latest = $state.raw<readonly (CallRecord | undefined)[] | undefined>(undefined);
   #state = $state<CallLogState>("idle");
   #problem = $state<string | undefined>(undefined);
   // Not reactive: a cache behind `body()`, never rendered itself.
   readonly #bodies = new Map<number, Promise<CallBodyRecord | undefined>>();
 
-  constructor(store: SessionStore, sessionId: string) {
+  /**
+   * `nextSeq`: the sequence number the session's next call takes (calls are numbered from 0), from which
+   * the first reading knows where the latest calls start; behind, it only makes that part larger.
+   */
+  constructor(store: SessionStore, sessionId: string, nextSeq: () => number = () => 0) {
     this.#store = store;
     this.#sessionId = sessionId;
+    this.#nextSeq = nextSeq;
   }
 
   get calls(): readonly CallRecord[] {
     return this.#calls;
+  }
+  /**
+   * While the calls are first read: the last of them, at the end of a list as long as all of them (the
+   * others not read yet, undefined). A list that opens on its end shows them until `calls` is ready.
+   */
+  get latest(): readonly (CallRecord | undefined)[] | undefined {
+    return this.#latest;
   }
   get state(): CallLogState {
     return this.#state;
@@ -36,15 +51,28 @@ export class CallLog {
   /** Read the calls from storage, once (again when another tab recorded some). */
   async load({ again = false } = {}): Promise<void> {
     if (this.#state === "loading" || (this.#state === "ready" && !again)) return;
+    // Read again (the list is shown), or a session of few calls: in one go, as asking for the latest
+    // calls first would only add a round trip.
+    const from = this.#state === "ready" ? 0 : this.#nextSeq() - LATEST_CALLS;
     this.#state = "loading";
     try {
-      const { calls, warnings } = await this.#store.listCalls(this.#sessionId);
-      this.#calls = calls;
+      const { calls, warnings } = await this.#store.listCalls(
+        this.#sessionId,
+        from > 0
+          ? {
+              from,
+              onRead: (latest) => (this.#latest = placedAtEnd(latest.calls, latest.total)),
+            }
+          : undefined,
+      );
+      this.#calls = this.#latest ? keepingShown(calls, this.#latest) : calls;
       this.#problem = warnings.length > 0 ? warnings.join(" ") : undefined;
       this.#state = "ready";
     } catch (error) {
       this.#problem = `The recorded calls could not be read: ${(error as Error).message}`;
       this.#state = "failed";
+    } finally {
+      this.#latest = undefined;
     }
   }
 
