@@ -259,20 +259,15 @@ export class ChatViewport<Item extends object> {
   #measured(entries: ResizeObserverEntry[]): void {
     const scroller = this.#scroller;
     const viewTop = scroller ? scroller.scrollTop - this.#listTop() : 0;
-    let shiftAbove = 0;
-    let changed = false;
+    const measurements: { index: number; height: number }[] = [];
     for (const entry of entries) {
       const element = entry.target as HTMLElement;
-      const position = Number(element.dataset["position"]);
-      if (!Number.isInteger(position)) continue;
-      const height = entry.borderBoxSize[0]?.blockSize ?? element.offsetHeight;
-      const top = this.#heights.offsetOf(position);
-      const moved = this.#heights.measure(position, height);
-      if (moved === 0) continue;
-      changed = true;
-      // An item above the view changed height: what the reader looks at moved by as much.
-      if (top + height <= viewTop) shiftAbove += moved;
+      const index = Number(element.dataset["position"]);
+      if (!Number.isInteger(index)) continue;
+      measurements.push({ index, height: entry.borderBoxSize[0]?.blockSize ?? element.offsetHeight });
     }
+    // An item above the view changed height: what the reader looks at moved by as much.
+    const { changed, shiftAbove } = this.#heights.measureMany(measurements, viewTop);
     if (!changed) return;
     this.#layoutVersion++;
     if (scroller && shiftAbove !== 0 && !this.#stickToBottom) this.#scrollTo(scroller.scrollTop + shiftAbove);

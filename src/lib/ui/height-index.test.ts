@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { HeightIndex } from "./height-index.ts";
 
@@ -50,5 +51,53 @@ describe("HeightIndex", () => {
     expect(index.offsetOf(99_991)).toBe(99_991 * 20 + 100);
     expect(index.measure(99_990, 120)).toBe(0);
     expect(index.measure(5, Number.NaN)).toBe(0);
+  });
+
+  it("records a batch of heights and says how far items wholly above the view moved the view", () => {
+    const index = new HeightIndex<{ index: number }>(20);
+    index.setItems(items(10));
+    // Item 1 (20–40) grows by 10 and stays above the view's top at 100; item 4 (80–100, then 90–115)
+    // crosses it; item 7 is below; item 3 keeps its height.
+    const batch = [
+      { index: 7, height: 50 },
+      { index: 1, height: 30 },
+      { index: 4, height: 25 },
+      { index: 3, height: 20 },
+    ];
+    expect(index.measureMany(batch, 100)).toEqual({ changed: true, shiftAbove: 10 });
+    expect(index.offsetOf(5)).toBe(100 + 10 + 5);
+    expect(index.measureMany([{ index: 1, height: 30 }], 100)).toEqual({ changed: false, shiftAbove: 0 });
+  });
+
+  it("agrees with recording the batch one item at a time, reading each top after the ones above", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 80 }), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.record({ at: fc.nat(), height: fc.integer({ min: 0, max: 90 }) }), { maxLength: 30 }),
+        fc.nat({ max: 2_000 }),
+        (initial, batch, viewTop) => {
+          const list = items(initial.length);
+          const many = new HeightIndex<{ index: number }>(20);
+          const single = new HeightIndex<{ index: number }>(20);
+          for (const layout of [many, single]) {
+            layout.setItems(list);
+            initial.forEach((height, at) => layout.measure(at, height));
+          }
+          // One measurement per item, as a resize observer reports each element once per batch.
+          const unique = new Map(batch.map(({ at, height }) => [at % list.length, height]));
+          const measurements = [...unique].map(([at, height]) => ({ index: at, height }));
+          let shiftAbove = 0;
+          let changed = false;
+          for (const { index: at, height } of [...measurements].sort((a, b) => a.index - b.index)) {
+            const top = single.offsetOf(at);
+            const moved = single.measure(at, height);
+            if (moved !== 0) changed = true;
+            if (moved !== 0 && top + height <= viewTop) shiftAbove += moved;
+          }
+          expect(many.measureMany(measurements, viewTop)).toEqual({ changed, shiftAbove });
+          expect(many.total).toBe(single.total);
+        },
+      ),
+    );
   });
 });

@@ -76,6 +76,33 @@ export class HeightIndex<Item extends object> {
     return height - before;
   }
 
+  /**
+   * Record the heights of several rendered items at once (a resize observer's batch). Returns whether any
+   * changed, and how far the items at `viewTop` moved because items wholly above it changed height. Every
+   * item's top is read before any height is recorded, then moved by the changes above it in the batch: a
+   * recorded height makes the offsets below it stale, and reading the next item's top from them again would
+   * walk the rest of the list once per item (the first batch of a 100,000-item list took a tenth of a second).
+   */
+  measureMany(
+    measurements: readonly { index: number; height: number }[],
+    viewTop: number,
+  ): { changed: boolean; shiftAbove: number } {
+    const byIndex = [...measurements].sort((a, b) => a.index - b.index);
+    const tops = byIndex.map(({ index }) => this.offsetOf(index));
+    let movedAbove = 0;
+    let shiftAbove = 0;
+    let changed = false;
+    byIndex.forEach(({ index, height }, order) => {
+      const top = (tops[order] as number) + movedAbove;
+      const moved = this.measure(index, height);
+      if (moved === 0) return;
+      changed = true;
+      movedAbove += moved;
+      if (top + height <= viewTop) shiftAbove += moved;
+    });
+    return { changed, shiftAbove };
+  }
+
   offsetOf(index: number): number {
     const offsets = this.#current();
     return offsets[Math.max(0, Math.min(index, this.#items.length))] ?? 0;
