@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { zeroUsage } from "../../shared/usage.ts";
 import { createProxyStreamFn } from "./proxy-stream.ts";
-import { messagesJsonParts, prepareMessagesJson } from "./request-body.ts";
+import { chunkPreparer, messagesJsonParts } from "./request-body.ts";
 import { withFetch } from "./scoped-fetch.ts";
 import type { StreamRouter } from "./stream-route.ts";
 
@@ -225,8 +225,9 @@ describe("the request body", () => {
     }));
     let looks = 0;
     // Out of time after two chunks: not done, and done when asked again with time to spare.
-    expect(prepareMessagesJson(messages, () => looks++ < 2)).toBe(false);
-    expect(prepareMessagesJson(messages, () => true)).toBe(true);
+    const prepare = chunkPreparer(() => messages);
+    expect(prepare(() => looks++ < 2)).toBe(false);
+    expect(prepare(() => true)).toBe(true);
     let pauses = 0;
     const parts = await messagesJsonParts(
       messages,
@@ -237,5 +238,25 @@ describe("the request body", () => {
     // Only the open chunk at the end is serialized as the request is made.
     expect(fresh.length).toBeLessThanOrEqual(1);
     expect(await new Blob(parts).text()).toBe(JSON.stringify(messages));
+  });
+
+  it("goes on where the last idle period left the same list, so a large one gets done one step at a time", () => {
+    const messages: Message[] = Array.from({ length: 20_000 }, (_, index) => ({
+      role: "user",
+      content: `resumed ${index}`,
+      timestamp: index,
+    }));
+    let list: readonly Message[] = messages;
+    const prepare = chunkPreparer(() => list);
+    // Each idle period has time for one step only. Starting again each time would walk the list's first
+    // slice of chunk ends over and over and never get done.
+    let periods = 1;
+    while (!prepare(() => false) && periods < 5_000) periods++;
+    expect(periods).toBeLessThan(5_000);
+    expect(periods).toBeGreaterThan(20_000 / 2_048);
+    // Done: the same list asks for nothing more; a new one starts afresh.
+    expect(prepare(() => false)).toBe(true);
+    list = [...messages, { role: "user", content: "one more", timestamp: 20_000 }];
+    expect(prepare(() => false)).toBe(false);
   });
 });

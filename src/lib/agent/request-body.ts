@@ -48,11 +48,18 @@ function rankOf(message: Message): number {
   return rank;
 }
 
-/** For each message, the highest level of the chunks it ends (-1: none); a leaf too long is ended by length. */
-function chunkEnds(messages: readonly Message[]): Int8Array {
+/** How many messages' chunk ends are found between two yields: a session's list is walked in slices. */
+const ENDS_PER_YIELD = 2_048;
+
+/**
+ * For each message, the highest level of the chunks it ends (-1: none); a leaf too long is ended by length.
+ * Yields every `ENDS_PER_YIELD` messages, so that finding them in a list of 100,000 is not one task.
+ */
+function* chunkEnds(messages: readonly Message[]): Generator<void, Int8Array> {
   const ends = new Int8Array(messages.length);
   let leafLength = 0;
   for (let index = 0; index < messages.length; index++) {
+    if (index > 0 && index % ENDS_PER_YIELD === 0) yield;
     let rank = rankOf(messages[index] as Message);
     leafLength++;
     if (rank < 0 && leafLength >= LEAF_MAX) rank = 0;
@@ -112,7 +119,7 @@ function* chunkOf(
  * in what remains, and the messages after the last chunk's end as a string (serialized afresh, not kept).
  */
 function* jsonParts(messages: readonly Message[]): Generator<void, BlobPart[]> {
-  const ends = chunkEnds(messages);
+  const ends = yield* chunkEnds(messages);
   const parts: BlobPart[] = [];
   let start = 0;
   for (let level = LEVELS - 1; level >= 0; level--) {
@@ -166,15 +173,30 @@ export async function messagesJsonParts(
 }
 
 /**
- * Serialize the chunks a request with `messages` would need and that are not cached yet, while `hasTime`
- * says there is time (an idle period's deadline); true once all are.
+ * Serializing the chunks a request with `messages()` would need and that are not cached yet, a little at a
+ * time: each call works while `hasTime` says there is time (an idle period's deadline) and says whether all
+ * are done. The same list goes on where the last call left it: starting again would walk the whole list (its
+ * chunk ends, its cached chunks) before any new work, which at 100,000 messages is longer than an idle period.
+ * A new list (the session moved on) starts afresh.
  */
-export function prepareMessagesJson(messages: readonly Message[], hasTime: () => boolean): boolean {
-  const work = jsonParts(messages);
-  for (;;) {
-    if (work.next().done) return true;
-    if (!hasTime()) return false;
-  }
+export function chunkPreparer(messages: () => readonly Message[]): (hasTime: () => boolean) => boolean {
+  let list: readonly Message[] | undefined;
+  let work: Generator<void, BlobPart[]> | undefined;
+  return (hasTime) => {
+    const current = messages();
+    if (current !== list) {
+      list = current;
+      work = jsonParts(current);
+    }
+    if (!work) return true;
+    for (;;) {
+      if (work.next().done) {
+        work = undefined;
+        return true;
+      }
+      if (!hasTime()) return false;
+    }
+  };
 }
 
 /** The idle callback preparing chunks now, if any: one at a time, the latest session's. */
@@ -187,10 +209,10 @@ let preparing: number | undefined;
 export function prepareWhenIdle(messages: () => readonly Message[]): void {
   if (typeof requestIdleCallback !== "function") return;
   if (preparing !== undefined) cancelIdleCallback(preparing);
+  const prepare = chunkPreparer(messages);
   const step = (deadline: IdleDeadline) => {
     preparing = undefined;
-    if (!prepareMessagesJson(messages(), () => deadline.timeRemaining() > 4))
-      preparing = requestIdleCallback(step);
+    if (!prepare(() => deadline.timeRemaining() > 4)) preparing = requestIdleCallback(step);
   };
   preparing = requestIdleCallback(step);
 }
