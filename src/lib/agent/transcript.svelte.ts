@@ -61,8 +61,14 @@ export class Transcript {
     applyCompaction: () => boolean = () => true,
   ) {
     this.#applyCompaction = applyCompaction;
-    const entries = relinkOrphans(records.map((record) => record.entry));
-    for (const entry of entries) this.#byId.set(entry.id, entry);
+    const stored = records.map((record) => record.entry);
+    for (const entry of stored) this.#byId.set(entry.id, entry);
+    const entries = relinkOrphans(stored, this.#byId);
+    // A relinked orphan replaces its stored entry, unless a later entry of the same id stands for that id.
+    entries.forEach((entry, index) => {
+      const original = stored[index] as SessionEntry;
+      if (entry !== original && this.#byId.get(entry.id) === original) this.#byId.set(entry.id, entry);
+    });
     this.#order = entries;
     this.#leafId = leafId !== null && this.#byId.has(leafId) ? leafId : (entries.at(-1)?.id ?? null);
     this.#path = pathTo(this.#byId, this.#leafId);

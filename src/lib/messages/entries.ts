@@ -193,8 +193,11 @@ export function chainEntries(
  * stored just before it instead (entries come in order of creation), so the facts around a damaged
  * record still show.
  */
-export function relinkOrphans(entries: readonly SessionEntry[]): SessionEntry[] {
-  const ids = new Set(entries.map((entry) => entry.id));
+export function relinkOrphans(
+  entries: readonly SessionEntry[],
+  /** The entries' ids, where the caller has them already indexed (a set of 100,000 costs tens of ms). */
+  ids: { has(id: string): boolean } = new Set(entries.map((entry) => entry.id)),
+): SessionEntry[] {
   let previous: string | null = null;
   return entries.map((entry) => {
     const orphan = entry.parentId !== null && !ids.has(entry.parentId);
@@ -214,15 +217,33 @@ export function pathTo(
   leafId: string | null | undefined,
 ): SessionEntry[] {
   if (leafId === null) return [];
-  const byId =
-    entries instanceof Map
-      ? entries
-      : new Map((entries as readonly SessionEntry[]).map((entry) => [entry.id, entry]));
+  const byId = entries instanceof Map ? entries : entriesById(entries as readonly SessionEntry[]);
   const last = entries instanceof Map ? undefined : (entries as readonly SessionEntry[]).at(-1);
-  let id = leafId !== undefined && byId.has(leafId) ? leafId : (last?.id ?? null);
+  const start = leafId !== undefined && byId.has(leafId) ? leafId : (last?.id ?? null);
+  // A path longer than the entries has gone round a cycle: only then is it walked again, remembering each
+  // id, to end it where the cycle closes (a set of 100,000 ids would double the walk's cost).
+  const path: SessionEntry[] = [];
+  for (let id = start; id !== null;) {
+    const entry = byId.get(id);
+    if (!entry) break;
+    path.push(entry);
+    if (path.length > byId.size) return pathClosingCycle(byId, start);
+    id = entry.parentId;
+  }
+  return path.reverse();
+}
+
+/** Each entry by its id, the last of the same id winning, as pi's session manager indexes them. */
+function entriesById(entries: readonly SessionEntry[]): Map<string, SessionEntry> {
+  const byId = new Map<string, SessionEntry>();
+  for (const entry of entries) byId.set(entry.id, entry);
+  return byId;
+}
+
+function pathClosingCycle(byId: ReadonlyMap<string, SessionEntry>, start: string | null): SessionEntry[] {
   const path: SessionEntry[] = [];
   const seen = new Set<string>();
-  while (id !== null) {
+  for (let id = start; id !== null;) {
     const entry = byId.get(id);
     if (!entry || seen.has(id)) break;
     seen.add(id);
