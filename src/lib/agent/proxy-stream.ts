@@ -12,7 +12,8 @@ import { mirrorSpeedOptions, type MirrorSpeed } from "../../shared/mirror/mirror
 import { samplingOptions } from "../../shared/sampling-params.ts";
 import type { Sampling } from "../../shared/sampling.ts";
 import { zeroUsage } from "../../shared/usage.ts";
-import { messagesJsonParts, yieldToPage } from "./request-body.ts";
+import { messagesJsonParts } from "./request-body.ts";
+import { yieldToPage } from "./yield-to-page.ts";
 import { withFetch } from "./scoped-fetch.ts";
 import { sentOptions, type RecordedRequest, type StreamRoute, type StreamRouter } from "./stream-route.ts";
 

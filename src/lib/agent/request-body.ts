@@ -1,4 +1,5 @@
 import type { Message } from "@earendil-works/pi-ai";
+import { yieldToPage, type Yield } from "./yield-to-page.ts";
 
 // The request's `context.messages` as JSON, without serializing a large session in one task on the page's
 // thread. The array's JSON is made of chunks, each the JSON of a run of consecutive messages, kept as a Blob
@@ -134,19 +135,6 @@ function* jsonParts(messages: readonly Message[]): Generator<void, BlobPart[]> {
   parts.push(rest.length > 0 ? `,${rest}]` : "]");
   return parts;
 }
-
-/** Gives the page's thread back between slices of work (a task of its own after each). */
-export type Yield = () => Promise<void>;
-
-export const yieldToPage: Yield = () =>
-  new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
 
 /** How long one slice of serializing may run before the page's thread is given back, in milliseconds. */
 const SLICE_MS = 8;

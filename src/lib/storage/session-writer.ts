@@ -36,8 +36,10 @@ export class SessionWriter {
   readonly #store: SessionStore;
   readonly #sessionId: string;
   readonly #hooks: WriterHooks;
-  /** Sequence number of every stored entry, by entry id. */
-  readonly #seqOf = new Map<string, number>();
+  /** Sequence number of every stored entry, by entry id: made when first asked (see #seqOf). */
+  #seqs: Map<string, number> | undefined;
+  /** The records the session was opened with, until #seqs is made from them. */
+  #opened: readonly EntryRecord[];
   #appends: SessionEntry[] = [];
   readonly #replaces = new Map<string, SessionEntry>();
   #storedLeaf: string | null;
@@ -60,7 +62,7 @@ export class SessionWriter {
     this.#store = store;
     this.#sessionId = sessionId;
     this.#hooks = hooks;
-    for (const record of stored.records) this.#seqOf.set(record.entry.id, record.seq);
+    this.#opened = stored.records;
     this.#created = stored.meta !== undefined;
     this.#revision = stored.meta?.revision ?? 0;
     this.#storedLeaf = stored.meta?.leafId ?? null;
@@ -81,6 +83,20 @@ export class SessionWriter {
   }
 
   /** Resolves once everything in memory is stored (or the writer is closed). */
+  /**
+   * The stored entries' sequence numbers, indexed when first needed (a replaced entry, a question from the
+   * transcript, another tab's records) rather than as the session opens: at 100,000 entries the index costs
+   * tens of milliseconds that opening a session would otherwise spend in one task.
+   */
+  get #seqOf(): Map<string, number> {
+    if (!this.#seqs) {
+      this.#seqs = new Map();
+      for (const record of this.#opened) this.#seqs.set(record.entry.id, record.seq);
+      this.#opened = [];
+    }
+    return this.#seqs;
+  }
+
   whenSaved(): Promise<void> {
     if (this.#closed || !this.pending) return Promise.resolve();
     return new Promise((resolve) => this.#savedWaiters.push(resolve));
