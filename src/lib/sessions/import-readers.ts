@@ -1,10 +1,12 @@
 import { defaultSettings } from "../agent/session-settings.ts";
+import { pathTo, type SessionEntry } from "../messages/entries.ts";
+import { projectSession } from "../model-view/session-projection.ts";
 import { nestsDeeperThan, tooDeepMessage } from "../messages/nesting.ts";
 import { readCallBody, readCallRecord, SCHEMA_VERSION, type NewCall } from "../storage/records.ts";
 import { isObject } from "../../shared/is-object.ts";
 import { newCallOf } from "./export-format.ts";
 import { byLine, type ImportProblem } from "./import-problems.ts";
-import { noEntries, titleFrom, type ImportAbout, type ParsedImport } from "./parsed-import.ts";
+import { noEntries, titleFrom, type ImportAbout, type ParsedImport, type PathEnd } from "./parsed-import.ts";
 import { isPiHeader, readPiSession } from "./pi-session-file.ts";
 import { readSessionTree, type RawEntry } from "./session-tree-read.ts";
 
@@ -71,7 +73,14 @@ export function parsePiSession(
     problems,
     notes: read.notes,
     addSystemFact: false,
+    pathEnd: pathEndOf(read.entries, read.leafId),
   };
+}
+
+/** The model and thinking level the path to `leafId` ends with, as pi reads them. */
+export function pathEndOf(entries: readonly SessionEntry[], leafId: string | null): PathEnd {
+  const { model, thinkingLevel } = projectSession(pathTo(entries, leafId));
+  return { model, thinkingLevel };
 }
 
 /** Recorded calls: a damaged one is named and skipped (calls are diagnostics, never repaired). */

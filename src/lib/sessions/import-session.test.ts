@@ -66,6 +66,32 @@ describe("planning an import", () => {
     );
   });
 
+  it("takes the path's end as read where the file was read, and projects the path itself only without it", () => {
+    const parsed = parseSessionFile(
+      piFile(
+        { type: "message", id: "a", parentId: null, timestamp: at, message: createUserMessage("q", 1) },
+        { type: "model_change", id: "b", parentId: "a", timestamp: at, provider: "openai", modelId: "gpt-x" },
+      ),
+      "p.jsonl",
+    );
+    expect(parsed.pathEnd).toEqual({ model: { provider: "openai", modelId: "gpt-x" }, thinkingLevel: "off" });
+    const available = deps(["openai/gpt-x", "google/g"]);
+    // The page does not walk the path again: what the reader found is what applies.
+    const told = {
+      ...parsed,
+      pathEnd: { model: { provider: "google", modelId: "g" }, thinkingLevel: "low" },
+    };
+    expect(planImport(told, available).init.settings).toMatchObject({
+      model: { provider: "google", id: "g" },
+      thinkingLevel: "low",
+    });
+    const { pathEnd: _found, ...withoutEnd } = parsed;
+    expect(planImport(withoutEnd, available).init.settings?.model).toEqual({
+      provider: "openai",
+      id: "gpt-x",
+    });
+  });
+
   it("keeps the thinking level when the file's is not one pi-ai knows, and says so", () => {
     const result = settingsFromPath(defaultSettings(), null, "ludicrous", () => true);
     expect(result.settings).toEqual(defaultSettings());

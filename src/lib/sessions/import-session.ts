@@ -2,12 +2,12 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { SessionInit } from "../agent/new-session.ts";
 import type { SessionSettings } from "../agent/session-settings.ts";
 import { sessionToolsRead } from "../agent/tools/tool-definitions.ts";
-import { messageEntry, newEntryId, pathTo, type SessionEntry } from "../messages/entries.ts";
+import { messageEntry, newEntryId, type SessionEntry } from "../messages/entries.ts";
 import type { ModelRef } from "../models/model-ref.ts";
-import { projectSession } from "../model-view/session-projection.ts";
 import type { NewCall, SessionMeta } from "../storage/records.ts";
 import type { SessionStore } from "../storage/session-store.ts";
 import { isThinkingLevel } from "../../shared/enums.ts";
+import { pathEndOf } from "./import-readers.ts";
 import { withSystemEntry, type ParsedImport } from "./parsed-import.ts";
 
 /** A parsed file as a new session: what to create it from, and what to tell the person. */
@@ -46,7 +46,7 @@ export function planImport(
     leafId ??= system.id;
   }
   if (parsed.source === "pi-session") {
-    const path = projectSession(pathTo(entries, leafId));
+    const path = parsed.pathEnd ?? pathEndOf(entries, leafId);
     const applied = settingsFromPath(settings, path.model, path.thinkingLevel, hasModel);
     settings = applied.settings;
     notes.push(...applied.notes);

@@ -27,6 +27,18 @@ export interface ParsedImport {
   notes: string[];
   /** A flat file from before sessions were trees, without a system message: the playground's goes first. */
   addSystemFact: boolean;
+  /**
+   * A pi session file's model and thinking level at the end of the path to its leaf, as pi reads them: found
+   * where the file is read (the import's worker), since projecting a path of 100,000 entries on the page
+   * would be a long task of its own.
+   */
+  pathEnd?: PathEnd;
+}
+
+/** The model and thinking level a session's path ends with. */
+export interface PathEnd {
+  model: { provider: string; modelId: string } | null;
+  thinkingLevel: string;
 }
 
 export class ImportError extends Error {}
