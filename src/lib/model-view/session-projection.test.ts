@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { pathTo, type SessionEntry } from "../messages/entries.ts";
 import { convertToLlm } from "../messages/convert.ts";
 import { piMessages, piSession, piTrees } from "./pi-sessions.test-support.ts";
-import { factOf, projectSession } from "./session-projection.ts";
+import { factOf, pathEnd, projectSession } from "./session-projection.ts";
 
 describe("projectSession, against pi's own SessionManager", () => {
   for (const tree of piTrees()) {
@@ -12,6 +12,11 @@ describe("projectSession, against pi's own SessionManager", () => {
       // Strictly: the same keys, those whose value is undefined included.
       expect(projection.context).toStrictEqual(reference.messages);
       expect({ model: projection.model, thinkingLevel: projection.thinkingLevel }).toEqual({
+        model: reference.model,
+        thinkingLevel: reference.thinkingLevel,
+      });
+      // What a file's reader finds without projecting the facts is the same.
+      expect(pathEnd(pathTo(tree.entries, tree.leafId))).toEqual({
         model: reference.model,
         thinkingLevel: reference.thinkingLevel,
       });

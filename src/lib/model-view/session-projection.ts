@@ -189,11 +189,7 @@ export function projectSession(
   for (let position = 0; position < path.length; position++) {
     const entry = path[position] as SessionEntry;
     if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
-    else if (
-      entry.type === "model_change" ||
-      (entry.type === "message" && entry.message.role === "assistant")
-    )
-      modelEntry = entry;
+    else if (setsModel(entry)) modelEntry = entry;
     else if (entry.type === "context_edit") hasEdits = true;
     if (entry.type === "compaction") {
       compaction = entry;
@@ -288,6 +284,25 @@ export function projectSession(
     model: modelOf(modelEntry),
     thinkingLevel,
   };
+}
+
+/**
+ * The model and thinking level a path ends with, as `projectSession` finds them, without projecting its
+ * facts: what a file's reader (the import worker, where no message kind is loaded) can tell of it.
+ */
+export function pathEnd(path: readonly SessionEntry[]): Pick<SessionProjection, "model" | "thinkingLevel"> {
+  let thinkingLevel = "off";
+  let modelEntry: SessionEntry | undefined;
+  for (const entry of path) {
+    if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
+    else if (setsModel(entry)) modelEntry = entry;
+  }
+  return { model: modelOf(modelEntry), thinkingLevel };
+}
+
+/** Whether an entry sets the model the path goes on with: a model change, or a reply (with its model). */
+function setsModel(entry: SessionEntry): boolean {
+  return entry.type === "model_change" || (entry.type === "message" && entry.message.role === "assistant");
 }
 
 /** The model the path ends with: its last model change, or the model of its last reply. */

@@ -1,6 +1,6 @@
 import { defaultSettings } from "../agent/session-settings.ts";
 import { pathTo, type SessionEntry } from "../messages/entries.ts";
-import { projectSession } from "../model-view/session-projection.ts";
+import { pathEnd } from "../model-view/session-projection.ts";
 import { nestsDeeperThan, tooDeepMessage } from "../messages/nesting.ts";
 import { readCallBody, readCallRecord, SCHEMA_VERSION, type NewCall } from "../storage/records.ts";
 import { isObject } from "../../shared/is-object.ts";
@@ -79,8 +79,7 @@ export function parsePiSession(
 
 /** The model and thinking level the path to `leafId` ends with, as pi reads them. */
 export function pathEndOf(entries: readonly SessionEntry[], leafId: string | null): PathEnd {
-  const { model, thinkingLevel } = projectSession(pathTo(entries, leafId));
-  return { model, thinkingLevel };
+  return pathEnd(pathTo(entries, leafId));
 }
 
 /** Recorded calls: a damaged one is named and skipped (calls are diagnostics, never repaired). */
