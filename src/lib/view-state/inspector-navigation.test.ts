@@ -1,39 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { zeroUsage } from "../../shared/usage.ts";
 import { CallLog } from "../agent/recording/call-log.svelte.ts";
 import { MemorySessionStore } from "../storage/memory-store.ts";
-import type { NewCall } from "../storage/records.ts";
+import { testNewCall } from "../storage/call-record.test-support.ts";
 import { InspectorNavigation } from "./inspector-navigation.svelte.ts";
 import { testSessionMeta } from "../storage/session-meta.test-support.ts";
-
-function newCall(replyEntryId: string | undefined): NewCall {
-  return {
-    summary: {
-      id: crypto.randomUUID(),
-      startedAt: 1,
-      provider: "mirror",
-      modelId: "mirror",
-      api: "mirror",
-      options: {},
-      messageCount: 2,
-      leafId: null,
-      ...(replyEntryId ? { replyEntryId } : {}),
-      outcome: { stopReason: "stop", usage: zeroUsage() },
-      timing: { durationMs: 5 },
-      capture: { messages: "all", payload: "all" },
-    },
-    body: {
-      messages: { kept: "all", value: [], bytes: 2 },
-      sources: [],
-      payload: { kept: "none", bytes: 0, reason: "r" },
-    },
-  };
-}
 
 async function logWithReplies(...replies: (string | undefined)[]) {
   const store = new MemorySessionStore();
   await store.createSession(testSessionMeta("s", { title: "t", createdAt: 0, updatedAt: 0 }), []);
-  for (const reply of replies) await store.appendCall("s", newCall(reply));
+  for (const reply of replies) await store.appendCall("s", testNewCall(reply ? { replyEntryId: reply } : {}));
   return new CallLog(store, "s");
 }
 

@@ -1,34 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { zeroUsage } from "../../../shared/usage.ts";
 import { MemorySessionStore } from "../../storage/memory-store.ts";
-import type { CallRecord, NewCall } from "../../storage/records.ts";
+import type { CallRecord } from "../../storage/records.ts";
+import { testNewCall } from "../../storage/call-record.test-support.ts";
 import type { LatestCallsRequest } from "../../storage/session-store.ts";
 import { testSessionMeta } from "../../storage/session-meta.test-support.ts";
 import { CallLog } from "./call-log.svelte.ts";
 import { LATEST_CALLS } from "./latest-calls.ts";
-
-function newCall(index: number): NewCall {
-  return {
-    summary: {
-      id: `call-${index}`,
-      startedAt: index,
-      provider: "mirror",
-      modelId: "mirror",
-      api: "mirror",
-      options: {},
-      messageCount: 2,
-      leafId: null,
-      outcome: { stopReason: "stop", usage: zeroUsage() },
-      timing: { durationMs: 5 },
-      capture: { messages: "all", payload: "all" },
-    },
-    body: {
-      messages: { kept: "all", value: [], bytes: 2 },
-      sources: [],
-      payload: { kept: "none", bytes: 0, reason: "r" },
-    },
-  };
-}
 
 /** A store whose reading of all the calls waits, once it has told the latest ones, until `release()`. */
 class SlowCallsStore extends MemorySessionStore {
@@ -57,7 +34,8 @@ describe("the calls of a session, read for the calls view", () => {
     const store = new SlowCallsStore();
     await store.createSession(testSessionMeta("s"), []);
     const count = LATEST_CALLS + 30;
-    for (let index = 0; index < count; index++) await store.appendCall("s", newCall(index));
+    for (let index = 0; index < count; index++)
+      await store.appendCall("s", testNewCall({ id: `call-${index}`, startedAt: index }));
     const log = new CallLog(store, "s", () => count);
 
     const loading = log.load();
@@ -83,10 +61,10 @@ describe("the calls of a session, read for the calls view", () => {
   it("reads again without showing a part of the list (another tab recorded a call)", async () => {
     const store = new MemorySessionStore();
     await store.createSession(testSessionMeta("s"), []);
-    await store.appendCall("s", newCall(0));
+    await store.appendCall("s", testNewCall({ id: "call-0", startedAt: 0 }));
     const log = new CallLog(store, "s", () => 2);
     await log.load();
-    await store.appendCall("s", newCall(1));
+    await store.appendCall("s", testNewCall({ id: "call-1", startedAt: 1 }));
     const seen: (readonly (CallRecord | undefined)[] | undefined)[] = [];
     const again = log.load({ again: true });
     seen.push(log.latest);

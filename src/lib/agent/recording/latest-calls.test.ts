@@ -1,26 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { zeroUsage } from "../../../shared/usage.ts";
-import { SCHEMA_VERSION, type CallRecord } from "../../storage/records.ts";
+import { testCallRecord as call } from "../../storage/call-record.test-support.ts";
 import { keepingShown, placedAtEnd } from "./latest-calls.ts";
-
-function call(seq: number): CallRecord {
-  return {
-    schema: SCHEMA_VERSION,
-    sessionId: "s",
-    seq,
-    id: `call-${seq}`,
-    startedAt: seq,
-    provider: "mirror",
-    modelId: "mirror",
-    api: "mirror",
-    options: {},
-    messageCount: 2,
-    leafId: null,
-    outcome: { stopReason: "stop", usage: zeroUsage() },
-    timing: { durationMs: 5 },
-    capture: { messages: "all", payload: "all" },
-  };
-}
 
 describe("a session's last calls, shown before the others are read", () => {
   it("places them at the end of a list as long as all the calls, the others not read yet", () => {
