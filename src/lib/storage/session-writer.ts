@@ -82,7 +82,6 @@ export class SessionWriter {
     return this.#unsaved() > 0;
   }
 
-  /** Resolves once everything in memory is stored (or the writer is closed). */
   /**
    * The stored entries' sequence numbers, indexed when first needed (a replaced entry, a question from the
    * transcript, another tab's records) rather than as the session opens: at 100,000 entries the index costs
@@ -97,6 +96,7 @@ export class SessionWriter {
     return this.#seqs;
   }
 
+  /** Resolves once everything in memory is stored (or the writer is closed). */
   whenSaved(): Promise<void> {
     if (this.#closed || !this.pending) return Promise.resolve();
     return new Promise((resolve) => this.#savedWaiters.push(resolve));
