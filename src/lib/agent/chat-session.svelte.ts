@@ -231,7 +231,7 @@ export class ChatSession {
     const { storeNewSession } = await import("./new-session.ts");
     const { meta, entries, stored } = await storeNewSession(deps.store, init, options);
     const session = new ChatSession(deps, meta, stored, await runtime);
-    await beforeFirstRender(stored.records.length);
+    await session.#beforeFirstRender(stored.records.length);
     // Not stored: the writer creates the record on its next attempt, and its notice says what went wrong
     // meanwhile.
     if (!stored.meta) session.#writer.append(entries);
@@ -251,7 +251,7 @@ export class ChatSession {
       { records: loaded.records, meta: loaded.meta },
       await runtime,
     );
-    await beforeFirstRender(loaded.records.length);
+    await session.#beforeFirstRender(loaded.records.length);
     if (loaded.warnings.length > 0)
       deps.notices.post({
         key: `skipped:${id}`,
@@ -263,6 +263,23 @@ export class ChatSession {
     // Catching up under the lock restores a reply whose page went away while it streamed.
     else if (loaded.inflight) await session.#runs.whileIdle(() => undefined);
     return session;
+  }
+
+  /**
+   * A session of many entries is made (its transcript indexed) in one task, and each pass over all its facts
+   * that showing it reads (its projection, its model view, its usage) then runs in a task of its own, before
+   * it is first shown: made and shown in one task, they took a third of a second at 100,000 entries. Each
+   * pass keeps its result for the render: the transcript's projector, the model view's projector and the
+   * usage summer answer the same input again without a pass (whether Svelte also keeps a `$derived` read
+   * outside an effect is its own detail, not relied on). Smaller sessions, the most, go on at once.
+   */
+  async #beforeFirstRender(entries: number): Promise<void> {
+    if (entries < SEPARATE_RENDER_FROM || typeof MessageChannel !== "function") return;
+    for (const pass of [() => this.facts, () => this.modelView, () => this.usage]) {
+      await yieldToPage();
+      pass();
+    }
+    await yieldToPage();
   }
 
   // --- state -------------------------------------------------------------------------------------
@@ -582,16 +599,5 @@ function loadRuntime(): Promise<SessionRuntime> {
   return loading;
 }
 
-/** From this many entries on, a session is first shown in a task after the one that made it. */
+/** From this many entries on, a session's passes over its facts run in tasks of their own before it is shown. */
 const SEPARATE_RENDER_FROM = 5_000;
-
-/**
- * A session of many entries is made (its transcript indexed) in one task and first shown (its facts
- * projected, its chat laid out) in the next: together they made one task of a third of a second at
- * 100,000 entries. Smaller sessions, the most, go on at once.
- */
-function beforeFirstRender(entries: number): Promise<void> {
-  return entries >= SEPARATE_RENDER_FROM && typeof MessageChannel === "function"
-    ? yieldToPage()
-    : Promise.resolve();
-}

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ChatSession } from "./chat-session.svelte.ts";
+import { useFakeProxy, world } from "./chat-session.test-support.ts";
+import { chainEntries } from "../messages/entries.ts";
+import { createInjectedAssistantMessage, createUserMessage } from "../messages/factories.ts";
+import { UsageSummer } from "../models/usage.ts";
+import { ModelViewProjector } from "../model-view/project.ts";
+import { SessionProjector } from "../model-view/session-projection.ts";
+import { testSessionMeta } from "../storage/session-meta.test-support.ts";
+
+/** What happened as a session opened, in order: each task given back to the page, each pass over its facts. */
+const log: string[] = [];
+/** What each pass returned last. */
+const results = new Map<string, unknown>();
+
+vi.mock("./yield-to-page.ts", async (original) => {
+  const real = await original<typeof import("./yield-to-page.ts")>();
+  return {
+    ...real,
+    yieldToPage: () => {
+      log.push("yield");
+      return real.yieldToPage();
+    },
+  };
+});
+
+useFakeProxy();
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  log.length = 0;
+  results.clear();
+});
+
+/** A stored session of `turns` prompts and replies, opened in a tab of its own, with its passes logged. */
+async function openStored(turns: number): Promise<ChatSession> {
+  const { store, tab } = world();
+  const messages = Array.from({ length: turns }, (_, index) => [
+    createUserMessage(`question ${index}`, index),
+    createInjectedAssistantMessage(`answer ${index}`, index),
+  ]).flat();
+  const entries = chainEntries(messages, null);
+  await store.createSession(
+    testSessionMeta("big", {
+      messageCount: entries.length,
+      nextSeq: entries.length,
+      leafId: entries.at(-1)?.id ?? null,
+    }),
+    entries,
+  );
+  logPass("projection", SessionProjector.prototype, "project");
+  logPass("model view", ModelViewProjector.prototype, "project");
+  logPass("usage", UsageSummer.prototype, "sum");
+  const session = await ChatSession.open(tab("a"), "big");
+  if (!session) throw new Error("the stored session did not open");
+  return session;
+}
+
+/** Log each call of a pass over a session's facts, and keep what it returned. */
+function logPass(name: string, prototype: object, method: string): void {
+  const target = prototype as Record<string, (...args: unknown[]) => unknown>;
+  const pass = target[method];
+  if (!pass) throw new Error(`no method ${method}`);
+  vi.spyOn(target, method).mockImplementation(function (this: unknown, ...args: unknown[]) {
+    log.push(name);
+    const result = pass.apply(this, args);
+    results.set(name, result);
+    return result;
+  });
+}
+
+describe("opening a session of many entries", () => {
+  it("makes each pass over its facts in a task of its own before it is shown", async () => {
+    const session = await openStored(2_500);
+    const opened = log.slice();
+    const kept = new Map(results);
+    // Each pass first ran after a task of its own began, a task later than the one before it, and the
+    // page had a task after the last before the session was shown.
+    const tasksBefore = (pass: string) => {
+      expect(opened).toContain(pass);
+      return opened.slice(0, opened.indexOf(pass)).filter((event) => event === "yield").length;
+    };
+    const [projection, modelView, usage] = ["projection", "model view", "usage"].map(tasksBefore);
+    expect(projection).toBeGreaterThanOrEqual(1);
+    expect(modelView).toBeGreaterThan(projection as number);
+    expect(usage).toBeGreaterThan(modelView as number);
+    expect(opened.at(-1)).toBe("yield");
+    // The first render reads what those passes made, not a pass of its own.
+    expect(session.projection).toBe(kept.get("projection"));
+    expect(session.modelView).toBe(kept.get("model view"));
+    expect(session.usage).toBe(kept.get("usage"));
+    expect(session.facts).toHaveLength(5_000);
+  });
+
+  it("opens a small session in the task that made it", async () => {
+    await openStored(10);
+    expect(log).not.toContain("yield");
+  });
+});
