@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { zeroUsage } from "../../shared/usage.ts";
 import { createProxyStreamFn } from "./proxy-stream.ts";
-import { chunkPreparer, messagesJsonParts } from "./request-body.ts";
+import { chunkPreparer, idleTime, messagesJsonParts } from "./request-body.ts";
 import { withFetch } from "./scoped-fetch.ts";
 import type { StreamRouter } from "./stream-route.ts";
 
@@ -258,5 +258,20 @@ describe("the request body", () => {
     expect(prepare(() => false)).toBe(true);
     list = [...messages, { role: "user", content: "one more", timestamp: 20_000 }];
     expect(prepare(() => false)).toBe(false);
+  });
+
+  it("uses at most a slice of an idle period, however long the browser grants", () => {
+    let clock = 0;
+    let remaining = 50;
+    const hasTime = idleTime({ didTimeout: false, timeRemaining: () => remaining }, () => clock);
+    const steps: boolean[] = [];
+    for (; clock <= 20; clock += 2) steps.push(hasTime());
+    // Ten milliseconds of a fifty-millisecond period: steps at 0, 2, …, 8 ms, then no more.
+    expect(steps.filter(Boolean)).toHaveLength(5);
+    expect(steps.slice(0, 5).every(Boolean)).toBe(true);
+    // A period nearly over ends the slice sooner.
+    const late = idleTime({ didTimeout: false, timeRemaining: () => remaining }, () => 0);
+    remaining = 3;
+    expect(late()).toBe(false);
   });
 });
