@@ -1,5 +1,6 @@
 import type { AssistantMessage, AssistantMessageEvent } from "@earendil-works/pi-ai";
 import type { CallBodyRecord, CallRecord } from "../../storage/records.ts";
+import { SHOW_INTERVAL_MS } from "../streaming-reply.svelte.ts";
 import {
   promptProblem,
   type ColumnSetup,
@@ -31,17 +32,21 @@ export interface VariantRunHost {
 
 const IDLE: ColumnLive = { text: "", status: "idle", error: undefined };
 
+const clock = (): number => (typeof performance === "object" ? performance.now() : Date.now());
+
 /** The next frame (a timer where there are no frames, as in tests). */
-const nextFrame = (callback: () => void): void => {
-  if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => callback());
-  else setTimeout(callback, 16);
+const nextFrame = (callback: (time: number) => void): void => {
+  if (typeof requestAnimationFrame === "function") requestAnimationFrame(callback);
+  else setTimeout(() => callback(clock()), 16);
 };
 
 /**
  * One comparison of variants while this tab works on it: its columns' settings, each column's turns so
  * far (what the next turn is sent after), and what each column streams now. A prompt goes to every
  * column at once and the columns stream in parallel; each can be stopped alone, or all together. What
- * streams is shown once per frame for all columns together, whatever the pace of each.
+ * streams is shown for all columns together, in one update on a frame at most every `SHOW_INTERVAL_MS` (the
+ * chat's pace), whatever the pace of each: each showing costs a layout, paint and commit of the whole tab
+ * however few characters it adds.
  */
 export class VariantRun {
   readonly id: string;
@@ -57,6 +62,8 @@ export class VariantRun {
   /** Text streamed since the last frame, per column. */
   #buffers: string[];
   #frameAsked = false;
+  /** When the columns last showed what streamed (or the turn was sent). */
+  #shownAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     host: VariantRunHost,
@@ -146,6 +153,7 @@ export class VariantRun {
     this.#turnCount = turn + 1;
     this.#prompts = [...this.#prompts, prompt];
     this.#live = this.columns.map(() => ({ text: "", status: "streaming", error: undefined }));
+    this.#shownAt = clock();
     try {
       await Promise.all(this.columns.map((setup, column) => this.#runColumn(setup, column, turn, prompt)));
     } finally {
@@ -196,14 +204,20 @@ export class VariantRun {
     this.#buffers[column] += event.delta;
     if (this.#frameAsked) return;
     this.#frameAsked = true;
-    nextFrame(() => this.#flush());
+    nextFrame((time) => this.#flush(time));
   }
 
-  /** Once per frame: what every column streamed since the last one, shown in one update. */
-  #flush(): void {
+  /** On a frame, at most every `SHOW_INTERVAL_MS`: what every column streamed since, shown in one update. */
+  #flush(time: number): void {
+    // Too soon after the last showing: wait for a later frame (the text keeps gathering meanwhile).
+    if (time - this.#shownAt < SHOW_INTERVAL_MS) {
+      nextFrame((later) => this.#flush(later));
+      return;
+    }
     this.#frameAsked = false;
     const buffers = this.#buffers;
     if (buffers.every((text) => text === "")) return;
+    this.#shownAt = time;
     this.#live = this.#live.map((live, column) =>
       buffers[column] ? { ...live, text: live.text + buffers[column] } : live,
     );

@@ -1,7 +1,8 @@
 import type { AssistantMessage, AssistantMessageEvent } from "@earendil-works/pi-ai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { CallRecord } from "../../storage/records.ts";
 import { defaultSettings } from "../session-settings.ts";
+import { SHOW_INTERVAL_MS } from "../streaming-reply.svelte.ts";
 import { VariantRun, type VariantRunHost } from "./variant-run.svelte.ts";
 import { seedColumns, type ColumnTurn, type VariantLink } from "./variant-set.ts";
 
@@ -58,7 +59,7 @@ function host() {
 }
 
 describe("a comparison while it runs", () => {
-  it("sends one prompt to every column at once, shows what streams once per frame, and stops a column that never ends without stopping the others", async () => {
+  it("sends one prompt to every column at once, shows what streams, and stops a column that never ends without stopping the others", async () => {
     const { fake, started } = host();
     const run = new VariantRun(fake, seedColumns(defaultSettings(), "p", [], 3));
     const sending = run.send("compare");
@@ -88,6 +89,54 @@ describe("a comparison while it runs", () => {
     expect(started[2]?.earlier[0]?.reply).toBeUndefined();
     expect(run.prompts).toEqual(["compare", "next"]);
     run.stop();
+  });
+
+  it("shows what every column streamed in one update, on a frame at most every SHOW_INTERVAL_MS", async () => {
+    vi.useFakeTimers();
+    try {
+      const deltas: ((text: string) => void)[] = [];
+      const ends: (() => void)[] = [];
+      const fake: VariantRunHost = {
+        leafId: "leaf",
+        runVariantTurn(link, _earlier, _signal, onEvent) {
+          deltas[link.column] = (text) =>
+            onEvent?.({ type: "text_delta", contentIndex: 0, delta: text } as AssistantMessageEvent);
+          const call = { id: `${link.column}` } as CallRecord;
+          return new Promise((resolve) => {
+            ends[link.column] = () => resolve({ call, reply: reply("") });
+          });
+        },
+      };
+      const run = new VariantRun(fake, seedColumns(defaultSettings(), "p", [], 3));
+      const sending = run.send("compare");
+      const texts = () => run.live.map((live) => live.text);
+      const sent = run.live;
+      ["a", "b", "c"].forEach((text, column) => deltas[column]?.(text));
+      // The next frame comes too soon after the prompt was sent: nothing shows yet, and no column is updated.
+      vi.advanceTimersByTime(16);
+      expect(run.live).toBe(sent);
+      deltas[0]?.("A");
+      // A frame once the interval has passed shows every column's text so far, in one update.
+      vi.advanceTimersByTime(16);
+      expect(texts()).toEqual(["aA", "b", "c"]);
+      const shown = run.live;
+      // Text streaming in over the next frames waits for the interval again, then shows together.
+      deltas[1]?.("B");
+      vi.advanceTimersByTime(16);
+      deltas[2]?.("C");
+      expect(run.live).toBe(shown);
+      vi.advanceTimersByTime(16);
+      expect(texts()).toEqual(["aA", "bB", "cC"]);
+      expect(SHOW_INTERVAL_MS).toBeGreaterThan(16);
+      expect(SHOW_INTERVAL_MS).toBeLessThanOrEqual(32);
+      // What streamed since the last showing joins a column's text as it ends.
+      deltas[0]?.("!");
+      ends.forEach((end) => end());
+      expect(await sending).toBeUndefined();
+      expect(texts()).toEqual(["aA!", "bB", "cC"]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("refuses an empty or oversized prompt, and a prompt once the session left the branch it compares over", async () => {
