@@ -1,4 +1,5 @@
 import { Marked, type Tokens } from "marked";
+import { paragraphPieces } from "./paragraph-pieces.ts";
 
 /** Turns code into highlighted HTML (already escaped), or undefined for a language it does not know. */
 export type Highlighter = (code: string, language: string) => string | undefined;
@@ -46,7 +47,10 @@ export function createBlockRenderer(highlight?: Highlighter): (source: string) =
     for (const token of tokens) {
       if (token.type === "space") continue;
       const html = marked.parser([token]);
-      if (html !== "") blocks.push(html);
+      if (html === "") continue;
+      // A long paragraph comes as blocks of its own, so that as it grows only its last piece is new.
+      if (token.type === "paragraph") blocks.push(...paragraphPieces(html));
+      else blocks.push(html);
     }
     return blocks;
   };

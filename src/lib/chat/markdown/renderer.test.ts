@@ -98,6 +98,44 @@ describe("MarkdownRenderer", () => {
     expect(delivered.every((text) => text.length > 1_000)).toBe(true);
   });
 
+  it("sanitizes only the new end of a long paragraph as it streams, not the whole paragraph again", () => {
+    const sanitized: string[] = [];
+    const workers: FakeWorker[] = [];
+    const renderer = new MarkdownRenderer({
+      renderBlocks: createBlockRenderer(),
+      hasFencedCode,
+      sanitize: (html) => {
+        sanitized.push(html);
+        return html;
+      },
+      createWorker: () => {
+        const worker = new FakeWorker();
+        workers.push(worker);
+        return worker;
+      },
+      limits: DEFAULT_MARKDOWN_LIMITS,
+    });
+    const requester = {};
+    const outcomes: MarkdownOutcome[] = [];
+    // A reply of one paragraph, no blank line, streamed to 100 kB in pieces of 4.2 kB, each answered.
+    const piece = "lorem ipsum ".repeat(350);
+    let reply = "";
+    const sanitizedPerAnswer: number[] = [];
+    for (let count = 0; count < 24; count++) {
+      reply += piece;
+      renderer.request(requester, reply, (outcome) => outcomes.push(outcome));
+      const before = sanitized.length;
+      workers[0]?.answer();
+      sanitizedPerAnswer.push(sanitized.slice(before).reduce((sum, html) => sum + html.length, 0));
+    }
+    const last = outcomes.at(-1);
+    expect(last?.kind === "html" && last.blocks.length).toBeGreaterThan(10);
+    // Each answer sanitized what the paragraph gained and the piece it grew into, a few pieces at most:
+    // the page's work per update does not grow with the paragraph.
+    expect(Math.max(...sanitizedPerAnswer.slice(1))).toBeLessThan(4 * piece.length);
+    expect(reply.length).toBeGreaterThan(20 * piece.length);
+  });
+
   it("ends a worker that overruns its time budget and shows the rest of that reply as plain text", () => {
     vi.useFakeTimers();
     const { renderer, workers } = setup({ timeBudgetMs: 1_000 });
