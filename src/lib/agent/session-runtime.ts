@@ -16,5 +16,6 @@ export { SessionMetaState } from "./session-meta.svelte.ts";
 export { SessionSettingsState } from "./session-settings.svelte.ts";
 export { StreamingReply } from "./streaming-reply.svelte.ts";
 export { Transcript } from "./transcript.svelte.ts";
+export { indexInSlices } from "./transcript-index.ts";
 
 export type SessionRuntime = typeof import("./session-runtime.ts");

@@ -5,7 +5,6 @@ import {
   newEntryId,
   type MessageEntry,
   pathTo,
-  relinkOrphans,
   type EntryBase,
   type SessionEntry,
 } from "../messages/entries.ts";
@@ -15,6 +14,7 @@ import {
   type SessionProjection,
 } from "../model-view/session-projection.ts";
 import type { EntryRecord } from "../storage/records.ts";
+import type { TranscriptIndex } from "./transcript-index.ts";
 import { loadedKindOf } from "../messages/kinds/loaded.ts";
 
 /** Where the transcript's changes go to be stored (the session's writer). */
@@ -40,7 +40,7 @@ export type NewEntry = SessionEntry extends infer Entry
  */
 export class Transcript {
   // Not reactive on purpose: the path is the reactive view of these entries, replaced per change.
-  readonly #byId = new Map<string, SessionEntry>();
+  readonly #byId: Map<string, SessionEntry>;
   /** Entries in order of creation (for the tree view and exports). */
   #order = $state.raw<SessionEntry[]>([]);
   #path = $state.raw<SessionEntry[]>([]);
@@ -55,23 +55,13 @@ export class Transcript {
     this.#projector.project(this.#path, { applyCompaction: this.#applyCompactionNow() }),
   );
 
-  constructor(
-    records: readonly EntryRecord[],
-    leafId: string | null,
-    applyCompaction: () => boolean = () => true,
-  ) {
+  /** A transcript of stored entries, indexed (`indexEntries`); an empty index starts a session afresh. */
+  constructor(index: TranscriptIndex, applyCompaction: () => boolean = () => true) {
     this.#applyCompaction = applyCompaction;
-    const stored = records.map((record) => record.entry);
-    for (const entry of stored) this.#byId.set(entry.id, entry);
-    const entries = relinkOrphans(stored, this.#byId);
-    // A relinked orphan replaces its stored entry, unless a later entry of the same id stands for that id.
-    entries.forEach((entry, index) => {
-      const original = stored[index] as SessionEntry;
-      if (entry !== original && this.#byId.get(entry.id) === original) this.#byId.set(entry.id, entry);
-    });
-    this.#order = entries;
-    this.#leafId = leafId !== null && this.#byId.has(leafId) ? leafId : (entries.at(-1)?.id ?? null);
-    this.#path = pathTo(this.#byId, this.#leafId);
+    this.#byId = index.byId;
+    this.#order = index.order;
+    this.#leafId = index.leafId;
+    this.#path = index.path;
   }
 
   #applyCompactionNow(): boolean {

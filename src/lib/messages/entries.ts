@@ -200,11 +200,19 @@ export function relinkOrphans(
 ): SessionEntry[] {
   let previous: string | null = null;
   return entries.map((entry) => {
-    const orphan = entry.parentId !== null && !ids.has(entry.parentId);
-    const storedBefore = previous;
+    const relinked = relinkedOrphan(entry, previous, ids);
     previous = entry.id;
-    return orphan ? { ...entry, parentId: storedBefore } : entry;
+    return relinked;
   });
+}
+
+/** An entry as `relinkOrphans` keeps it: itself, or, when its parent is not among `ids`, a copy hanging from the one stored before it. */
+export function relinkedOrphan(
+  entry: SessionEntry,
+  storedBefore: string | null,
+  ids: { has(id: string): boolean },
+): SessionEntry {
+  return entry.parentId !== null && !ids.has(entry.parentId) ? { ...entry, parentId: storedBefore } : entry;
 }
 
 /**

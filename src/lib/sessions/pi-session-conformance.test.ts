@@ -6,6 +6,7 @@ import { ChatSession } from "../agent/chat-session.svelte.ts";
 import type { SessionDeps } from "../agent/session-deps.ts";
 import { createSystemFact } from "../agent/new-session.ts";
 import { Transcript } from "../agent/transcript.svelte.ts";
+import { indexNow } from "../agent/transcript-index.ts";
 import type { StreamRouter } from "../agent/stream-route.ts";
 import { convertToLlm } from "../messages/convert.ts";
 import { pathTo, type SessionEntry } from "../messages/entries.ts";
@@ -222,7 +223,7 @@ describe("a pi file through the playground and back", () => {
  * abandoned branch, and the leaf moved back to that branch's tip (so it is not the last entry).
  */
 function playgroundTree(): { entries: SessionEntry[]; leafId: string | null; tips: string[] } {
-  const transcript = new Transcript([], null);
+  const transcript = new Transcript(indexNow([], null));
   transcript.append([createSystemFact(), createUserMessage("first question", 1), reply("first answer")]);
   const [, question, answer] = transcript.entries;
   if (!question || !answer) throw new Error("no entries");
