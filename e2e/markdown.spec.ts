@@ -238,6 +238,26 @@ test("a reply of 3 MB in one block shows its first part with a count of the rest
   await expectAccessible(page, "a reply of megabytes shown in part");
 });
 
+test("a long paragraph of Markdown is shown in pieces that read as one, with all its text and formatting", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  // One paragraph of about 30,000 characters, with emphasis and a link far into it.
+  const words = "lorem ipsum ".repeat(1_250);
+  const text = `${words}**a bold part** and [a link](https://pi.dev/) ${words}end.`;
+  await importOneReply(page, "Long paragraph", text);
+  const markdown = lastReply(page).locator(".markdown");
+  await expect(markdown.getByText("a bold part")).toHaveJSProperty("tagName", "STRONG", { timeout: 30_000 });
+  await expect(markdown.getByRole("link", { name: "a link" })).toHaveAttribute("href", "https://pi.dev/");
+  // Several paragraphs, no space between them, holding the paragraph's words and nothing else.
+  const pieces = markdown.locator("p");
+  expect(await pieces.count()).toBeGreaterThan(3);
+  await expect(markdown.locator("p.continued").first()).toHaveCSS("margin-bottom", "0px");
+  const shown = (await pieces.allTextContents()).join(" ").replace(/\s+/g, " ").trim();
+  expect(shown).toBe(`${words}a bold part and a link ${words}end.`.replace(/\s+/g, " ").trim());
+  await expectAccessible(page, "a long paragraph of Markdown in pieces");
+});
+
 /** Imports a session of one user message and one assistant reply holding `text`, and opens it. */
 async function importOneReply(page: Page, title: string, text: string): Promise<void> {
   const reply = {
