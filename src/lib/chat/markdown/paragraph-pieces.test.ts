@@ -69,8 +69,18 @@ describe("paragraphPieces", () => {
           }
         }
         expect(rebuilt).toBe(inner);
+        // A piece that began with a line break would show an empty line the paragraph does not have.
+        for (const content of contents.slice(1)) expect(content.startsWith("<br")).toBe(false);
       }),
     );
+  });
+
+  it("does not cut before a line break (a backslash at a line's end), which would open the next piece with it", () => {
+    const html = paragraph(["word ".repeat(8), "end <br>\n", "next ".repeat(8)]);
+    const pieces = paragraphPieces(html, 40);
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces) expect(piece).not.toMatch(/^<p[^>]*><br/);
+    expect(pieces.join(" ").replaceAll(/<\/?p[^>]*>\n?/g, "")).toContain("end <br>");
   });
 
   it("never changes a piece once it is decided, however the paragraph grows at its end", () => {

@@ -44,7 +44,8 @@ export function paragraphPieces(html: string, target = PIECE_CHARS): string[] {
       at = tagEnd;
       continue;
     }
-    const cuttable = character === " " || character === "\n";
+    // Not before a line break (`end \` then a new line): a piece that begins with one shows an empty line.
+    const cuttable = (character === " " || character === "\n") && !inner.startsWith("<br", at + 1);
     if (cuttable && depth === 0 && at >= start + target && at < inner.length - 1) {
       pieces.push(`<p class="${CONTINUED_CLASS}">${inner.slice(start, at)}${closing}`);
       start = at + 1;
