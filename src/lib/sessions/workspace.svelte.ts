@@ -189,12 +189,16 @@ export class Workspace {
   get current(): ChatSession | undefined {
     return this.#current;
   }
+  /** How many sessions have been chosen (opened or made): an open shows its session only if none was since. */
+  #choices = 0;
 
   async newSession(
     init: SessionInit = {},
     { leavingDeleted = false, ...create }: { leavingDeleted?: boolean } & CreateOptions = {},
   ): Promise<ChatSession | undefined> {
     if (!leavingDeleted && !(await this.#mayLeaveCurrent())) return undefined;
+    // A session made is shown, whatever was chosen meanwhile: it was asked for, and its maker goes on with it.
+    this.#choices++;
     const session = await ChatSession.create(this.#deps, init, create);
     this.#switchTo(session, { discardPrevious: leavingDeleted });
     return session;
@@ -203,9 +207,13 @@ export class Workspace {
   async openSession(id: string, { leavingDeleted = false } = {}): Promise<void> {
     if (this.#current?.id === id) return;
     if (!leavingDeleted && !(await this.#mayLeaveCurrent())) return;
+    const choice = ++this.#choices;
     try {
       const session = await ChatSession.open(this.#deps, id);
-      if (session) this.#switchTo(session, { discardPrevious: leavingDeleted });
+      // Another session was chosen while this one opened (a large one opens over many tasks): that one
+      // stays shown, and this one is let go.
+      if (session && choice !== this.#choices) void session.close();
+      else if (session) this.#switchTo(session, { discardPrevious: leavingDeleted });
     } catch (error) {
       this.notices.post({
         key: `open:${id}`,
