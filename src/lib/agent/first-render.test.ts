@@ -24,6 +24,19 @@ vi.mock("./yield-to-page.ts", async (original) => {
   };
 });
 
+// The transcript's index of the stored entries, made in slices of its own before the passes.
+vi.mock("./transcript-index.ts", async (original) => {
+  const real = await original<typeof import("./transcript-index.ts")>();
+  return {
+    ...real,
+    indexInSlices: async (...args: Parameters<typeof real.indexInSlices>) => {
+      const index = await real.indexInSlices(...args);
+      log.push("indexed");
+      return index;
+    },
+  };
+});
+
 useFakeProxy();
 
 afterEach(() => {
@@ -48,12 +61,43 @@ async function openStored(turns: number): Promise<ChatSession> {
     }),
     entries,
   );
-  logPass("projection", SessionProjector.prototype, "project");
-  logPass("model view", ModelViewProjector.prototype, "project");
-  logPass("usage", UsageSummer.prototype, "sum");
+  logPasses();
   const session = await ChatSession.open(tab("a"), "big");
   if (!session) throw new Error("the stored session did not open");
   return session;
+}
+
+function logPasses(): void {
+  logPass("projection", SessionProjector.prototype, "project");
+  logPass("model view", ModelViewProjector.prototype, "project");
+  logPass("usage", UsageSummer.prototype, "sum");
+}
+
+/**
+ * Each pass first ran in a task of its own, after the one that finished the index and after the one
+ * before it, the page had a task after the last before the session was shown, and what the first render
+ * reads is what those passes made, not a pass of its own.
+ */
+function expectPassesApart(
+  opened: readonly string[],
+  kept: ReadonlyMap<string, unknown>,
+  session: ChatSession,
+) {
+  const tasksBefore = (event: string) => {
+    expect(opened).toContain(event);
+    return opened.slice(0, opened.indexOf(event)).filter((each) => each === "yield").length;
+  };
+  const [indexed, projection, modelView, usage] = ["indexed", "projection", "model view", "usage"].map(
+    tasksBefore,
+  );
+  expect(indexed).toBeGreaterThanOrEqual(1);
+  expect(projection).toBeGreaterThan(indexed as number);
+  expect(modelView).toBeGreaterThan(projection as number);
+  expect(usage).toBeGreaterThan(modelView as number);
+  expect(opened.at(-1)).toBe("yield");
+  expect(session.projection).toBe(kept.get("projection"));
+  expect(session.modelView).toBe(kept.get("model view"));
+  expect(session.usage).toBe(kept.get("usage"));
 }
 
 /** Log each call of a pass over a session's facts, and keep what it returned. */
@@ -72,23 +116,19 @@ function logPass(name: string, prototype: object, method: string): void {
 describe("opening a session of many entries", () => {
   it("makes each pass over its facts in a task of its own before it is shown", async () => {
     const session = await openStored(2_500);
-    const opened = log.slice();
-    const kept = new Map(results);
-    // Each pass first ran after a task of its own began, a task later than the one before it, and the
-    // page had a task after the last before the session was shown.
-    const tasksBefore = (pass: string) => {
-      expect(opened).toContain(pass);
-      return opened.slice(0, opened.indexOf(pass)).filter((event) => event === "yield").length;
-    };
-    const [projection, modelView, usage] = ["projection", "model view", "usage"].map(tasksBefore);
-    expect(projection).toBeGreaterThanOrEqual(1);
-    expect(modelView).toBeGreaterThan(projection as number);
-    expect(usage).toBeGreaterThan(modelView as number);
-    expect(opened.at(-1)).toBe("yield");
-    // The first render reads what those passes made, not a pass of its own.
-    expect(session.projection).toBe(kept.get("projection"));
-    expect(session.modelView).toBe(kept.get("model view"));
-    expect(session.usage).toBe(kept.get("usage"));
+    expectPassesApart(log.slice(), new Map(results), session);
+    expect(session.facts).toHaveLength(5_000);
+  });
+
+  it("does the same for a session made with as many facts (a copy, an import)", async () => {
+    const { tab } = world();
+    const facts = Array.from({ length: 2_500 }, (_, index) => [
+      createUserMessage(`question ${index}`, index),
+      createInjectedAssistantMessage(`answer ${index}`, index),
+    ]).flat();
+    logPasses();
+    const session = await ChatSession.create(tab("a"), { facts });
+    expectPassesApart(log.slice(), new Map(results), session);
     expect(session.facts).toHaveLength(5_000);
   });
 

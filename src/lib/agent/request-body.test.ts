@@ -8,10 +8,10 @@ import {
   type TranscriptContext,
 } from "@earendil-works/pi-ai";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { zeroUsage } from "../../shared/usage.ts";
 import { createProxyStreamFn } from "./proxy-stream.ts";
-import { chunkPreparer, idleTime, messagesJsonParts } from "./request-body.ts";
+import { chunkPreparer, idleTime, messagesJsonParts, prepareWhenIdle } from "./request-body.ts";
 import { withFetch } from "./scoped-fetch.ts";
 import type { StreamRouter } from "./stream-route.ts";
 
@@ -273,5 +273,30 @@ describe("the request body", () => {
     const late = idleTime({ didTimeout: false, timeRemaining: () => remaining }, () => 0);
     remaining = 3;
     expect(late()).toBe(false);
+  });
+
+  it("prepares while idle a slice at a time, asking for another idle period rather than using a long one whole", () => {
+    const periods: IdleRequestCallback[] = [];
+    vi.stubGlobal("requestIdleCallback", (callback: IdleRequestCallback) => periods.push(callback));
+    vi.stubGlobal("cancelIdleCallback", () => undefined);
+    // Every reading of the clock is a millisecond later; the browser's period never runs short.
+    let clock = 0;
+    vi.spyOn(performance, "now").mockImplementation(() => clock++);
+    try {
+      const messages: Message[] = Array.from({ length: 20_000 }, (_, index) => ({
+        role: "user",
+        content: `idle ${index}`,
+        timestamp: index,
+      }));
+      prepareWhenIdle(() => messages);
+      expect(periods).toHaveLength(1);
+      periods[0]?.({ didTimeout: false, timeRemaining: () => 50 });
+      // The slice ended long before the work did: the rest waits for the next idle period.
+      expect(periods).toHaveLength(2);
+      expect(clock).toBeLessThan(40);
+    } finally {
+      vi.unstubAllGlobals();
+      vi.restoreAllMocks();
+    }
   });
 });
