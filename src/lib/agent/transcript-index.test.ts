@@ -53,8 +53,8 @@ describe("indexEntries", () => {
     expect(pauses).toBeGreaterThanOrEqual(5);
     expect(index).toEqual(indexedAtOnce(entries, "e24999"));
     expect(index.path[12_345]?.parentId).toBe("e12344");
-    // A small session is one slice; without a pause it is made at once. A stored leaf of null (as an
-    // old record may have) stands for the last entry.
+    // A small session yields once, before its path is walked; without a pause it is made at once. A
+    // stored leaf of null (as an old record may have) stands for the last entry.
     let steps = 0;
     for (const _ of indexEntries(records(entries.slice(0, 100)), null)) steps++;
     expect(steps).toBe(1);

@@ -206,7 +206,10 @@ export function relinkOrphans(
   });
 }
 
-/** An entry as `relinkOrphans` keeps it: itself, or, when its parent is not among `ids`, a copy hanging from the one stored before it. */
+/**
+ * An entry as `relinkOrphans` keeps it: itself, or, when its parent is not among `ids`, a copy hanging from
+ * the one stored before it.
+ */
 export function relinkedOrphan(
   entry: SessionEntry,
   storedBefore: string | null,

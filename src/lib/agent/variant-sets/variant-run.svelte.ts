@@ -59,7 +59,7 @@ export class VariantRun {
   #sending = $state(false);
   #turnCount = $state(0);
   #prompts = $state.raw<string[]>([]);
-  /** Text streamed since the last frame, per column. */
+  /** Text streamed since the columns last showed it, per column. */
   #buffers: string[];
   #frameAsked = false;
   /** When the columns last showed what streamed (or the turn was sent). */
@@ -190,7 +190,7 @@ export class VariantRun {
       this.#controllers[column] = undefined;
     }
     this.#turns[column] = [...earlier.slice(0, turn), { prompt, at, reply }];
-    // What streamed since the last frame joins the text as the column ends.
+    // What streamed since the columns last showed it joins the text as the column ends.
     const rest = this.#buffers[column] ?? "";
     this.#buffers[column] = "";
     this.#live = this.#live.map((live, index) =>
