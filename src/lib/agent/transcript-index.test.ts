@@ -1,16 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { pathTo, relinkOrphans, type SessionEntry } from "../messages/entries.ts";
+import { customEntry as entry } from "../messages/entries.test-support.ts";
 import type { EntryRecord } from "../storage/records.ts";
 import { indexEntries, indexInSlices, indexNow, type TranscriptIndex } from "./transcript-index.ts";
-
-const entry = (id: string, parentId: string | null): SessionEntry => ({
-  type: "custom",
-  id,
-  parentId,
-  timestamp: "2026-01-01T00:00:00.000Z",
-  customType: "test",
-});
 
 const records = (entries: readonly SessionEntry[]): EntryRecord[] =>
   entries.map((each, seq) => ({ schema: 1, sessionId: "s", seq, rev: 0, entry: each }));

@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pathTo, type SessionEntry } from "./entries.ts";
-
-/** A custom entry (the simplest kind) with the id and parent given. */
-const entry = (id: string, parentId: string | null): SessionEntry => ({
-  type: "custom",
-  id,
-  parentId,
-  timestamp: "2026-01-01T00:00:00.000Z",
-  customType: "test",
-});
+import { customEntry as entry } from "./entries.test-support.ts";
 
 const ids = (path: readonly SessionEntry[]) => path.map((each) => each.id);
 

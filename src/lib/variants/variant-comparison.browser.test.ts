@@ -1,4 +1,4 @@
-import type { AssistantMessage, AssistantMessageEvent } from "@earendil-works/pi-ai";
+import type { AssistantMessageEvent } from "@earendil-works/pi-ai";
 import { describe, expect, it, vi } from "vitest";
 import { page } from "vitest/browser";
 import { render } from "vitest-browser-svelte";
@@ -10,6 +10,7 @@ import { seedColumns, type VariantSetView } from "../agent/variant-sets/variant-
 import { replyText } from "../messages/reply-text.ts";
 import type { CallBodyRecord, CallRecord } from "../storage/records.ts";
 import VariantComparison from "./VariantComparison.svelte";
+import { mirrorReply as reply } from "../agent/variant-sets/mirror-reply.test-support.ts";
 
 // Counted, not replaced: how often the comparison works out a recorded turn's output.
 vi.mock(import("../messages/reply-text.ts"), { spy: true });
@@ -18,26 +19,6 @@ vi.mock(import("../messages/reply-text.ts"), { spy: true });
  * A comparison in Chromium while its second turn streams: what streams shows in the turn in progress, and
  * the recorded first turn is not worked out again at each showing.
  */
-
-function reply(text: string): AssistantMessage {
-  return {
-    role: "assistant",
-    content: [{ type: "text", text }],
-    api: "mirror",
-    provider: "mirror",
-    model: "mirror",
-    usage: {
-      input: 1,
-      output: 1,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 2,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "stop",
-    timestamp: 1,
-  };
-}
 
 describe("a comparison while a turn streams", () => {
   it("shows each showing in the turn in progress without working out the recorded turns again", async () => {

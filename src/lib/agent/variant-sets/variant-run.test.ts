@@ -1,30 +1,11 @@
-import type { AssistantMessage, AssistantMessageEvent } from "@earendil-works/pi-ai";
+import type { AssistantMessageEvent } from "@earendil-works/pi-ai";
 import { describe, expect, it, vi } from "vitest";
 import type { CallRecord } from "../../storage/records.ts";
 import { defaultSettings } from "../session-settings.ts";
 import { SHOW_INTERVAL_MS } from "../streaming-reply.svelte.ts";
 import { VariantRun, type VariantRunHost } from "./variant-run.svelte.ts";
 import { seedColumns, type ColumnTurn, type VariantLink } from "./variant-set.ts";
-
-function reply(text: string, stopReason: AssistantMessage["stopReason"] = "stop"): AssistantMessage {
-  return {
-    role: "assistant",
-    content: [{ type: "text", text }],
-    api: "mirror",
-    provider: "mirror",
-    model: "mirror",
-    usage: {
-      input: 1,
-      output: 1,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 2,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason,
-    timestamp: 1,
-  };
-}
+import { mirrorReply as reply } from "./mirror-reply.test-support.ts";
 
 const until = async (condition: () => boolean) => {
   for (let attempt = 0; attempt < 500 && !condition(); attempt++)
