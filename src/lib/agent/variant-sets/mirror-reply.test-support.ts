@@ -1,4 +1,5 @@
 import type { AssistantMessage } from "@earendil-works/pi-ai";
+import { usage } from "../chat-session.test-support.ts";
 
 /** A finished reply of the offline model with `text`, one token in and out: for tests of variant columns. */
 export function mirrorReply(
@@ -11,14 +12,7 @@ export function mirrorReply(
     api: "mirror",
     provider: "mirror",
     model: "mirror",
-    usage: {
-      input: 1,
-      output: 1,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 2,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage,
     stopReason,
     timestamp: 1,
   };
