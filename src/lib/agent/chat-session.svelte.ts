@@ -228,9 +228,9 @@ export class ChatSession {
     const runtime = loadRuntime();
     const { storeNewSession } = await import("./new-session.ts");
     const { meta, entries, stored } = await storeNewSession(deps.store, init, options);
-    const loaded = await runtime;
-    const index = await indexStored(loaded, stored.records, meta.leafId);
-    const session = new ChatSession(deps, meta, stored, index, loaded);
+    const parts = await runtime;
+    const index = await indexStored(parts, stored.records, meta.leafId);
+    const session = new ChatSession(deps, meta, stored, index, parts);
     await session.#beforeFirstRender(stored.records.length);
     // Not stored: the writer creates the record on its next attempt, and its notice says what went wrong
     // meanwhile.
