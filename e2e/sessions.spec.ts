@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { storedCalls } from "./stored-calls.ts";
 import { expect, factRow, lastReply, openPlayground, sendMessage, test } from "./support.ts";
 
 const sessionList = (page: Page) =>
@@ -222,10 +223,20 @@ test("changing a policy does not reorder the sessions list", async ({ page }) =>
 
 test("relative times in the sessions list refresh: just now becomes minutes ago", async ({ page }) => {
   await page.clock.install();
+  // The call's record is stored once the proxy hands over its payload, which may come after the clock
+  // moved on: held here until then, so the session's time must be the call's, not the storing's.
+  let releasePayload = (): void => undefined;
+  const payloadHeld = new Promise<void>((resolve) => (releasePayload = resolve));
+  await page.route("**/api/calls/*/payload", async (route) => {
+    await payloadHeld;
+    await route.continue();
+  });
   await openPlayground(page);
   await converse(page, "a question");
   const item = sessionList(page).getByRole("button", { name: /^a question/ });
   await expect(item).toContainText("just now");
   await page.clock.fastForward("03:00");
+  releasePayload();
+  await storedCalls(page, 1);
   await expect(item).toContainText("3 min ago");
 });

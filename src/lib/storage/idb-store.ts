@@ -141,7 +141,7 @@ export class IdbSessionStore implements SessionStore {
       const callRows = calls.map((call, seq) => callRecords(meta.id, seq, call));
       const now = Date.now();
       const stored: SessionMeta = callRows.reduce(
-        (sessionMeta, { body }) => metaAfterCall(sessionMeta, keptBytes(body), now),
+        (sessionMeta, { summary, body }) => metaAfterCall(sessionMeta, summary, keptBytes(body), now),
         {
           ...meta,
           schema: SCHEMA_VERSION,
@@ -322,7 +322,7 @@ export class IdbSessionStore implements SessionStore {
       }
       const seq = read.value.nextCallSeq ?? 0;
       const { summary, body } = callRecords(id, seq, call);
-      const meta = metaAfterCall(read.value, keptBytes(body), Date.now());
+      const meta = metaAfterCall(read.value, summary, keptBytes(body), Date.now());
       await Promise.all([
         ...requests(tx, (issue) => {
           issue(tx.objectStore(SESSIONS).put(meta));

@@ -164,7 +164,7 @@ export class MemorySessionStore implements SessionStore {
       const meta = this.#sessions.get(id);
       if (!meta) throw new StorageError("other", `Session ${id} is missing, so the call was not recorded.`);
       const { summary, body } = copy(callRecords(id, meta.nextCallSeq ?? 0, call));
-      const next = metaAfterCall(meta, keptBytes(body), Date.now());
+      const next = metaAfterCall(meta, summary, keptBytes(body), Date.now());
       return {
         result: { call: copy(summary), meta: copy(next) },
         commit: () => {

@@ -231,12 +231,24 @@ export function metaAfterPatch(meta: SessionMeta, patch: MetaPatch, now: number)
   };
 }
 
-/** A session's metadata after a call was recorded: the next call number and the bytes kept. */
-export function metaAfterCall(meta: SessionMeta, bytes: number, now: number): SessionMeta {
+/**
+ * A session's metadata after a call was recorded: the next call number and the bytes kept. The session's
+ * last activity is when the call ended, not when its record was stored: storing waits for the provider's
+ * payload and may finish well after the reply was shown, and an imported call happened when its file says.
+ * A time ahead of `now` (a hostile file) counts as `now`, and activity never moves back.
+ */
+export function metaAfterCall(
+  meta: SessionMeta,
+  call: Pick<CallRecord, "startedAt" | "timing">,
+  bytes: number,
+  now: number,
+): SessionMeta {
+  const endedAt = call.startedAt + call.timing.durationMs;
+  const activityAt = Number.isFinite(endedAt) ? Math.min(endedAt, now) : now;
   return {
     ...meta,
     nextCallSeq: (meta.nextCallSeq ?? 0) + 1,
     callBytes: (meta.callBytes ?? 0) + bytes,
-    updatedAt: now,
+    updatedAt: Math.max(meta.updatedAt, activityAt),
   };
 }

@@ -316,6 +316,25 @@ describe.each(harnesses)("the %s store", (_name, make) => {
     expect(await store.readCallBody("a", 0)).toBeUndefined();
   });
 
+  it("takes a recorded call's end as the session's last activity, not the time its record was stored", async () => {
+    const { store } = await setup();
+    await store.createSession(meta("a", 1_000), chainEntries([system], null));
+    const startedAt = Date.now() - 180_000;
+    const ended = await store.appendCall("a", callAt("c1", startedAt, 5));
+    expect(ended.meta.updatedAt).toBe(startedAt + 5);
+    // An older call (an import's) does not move the session back in time…
+    const older = await store.appendCall("a", callAt("c2", 2_000, 5));
+    expect(older.meta.updatedAt).toBe(startedAt + 5);
+    // …and one said to end in the future (a hostile file) counts as now, not as a time to come.
+    const before = Date.now();
+    const future = await store.appendCall("a", callAt("c3", before + 3_600_000, 5));
+    expect(future.meta.updatedAt).toBeGreaterThanOrEqual(before);
+    expect(future.meta.updatedAt).toBeLessThanOrEqual(Date.now());
+    const broken = await store.appendCall("a", callAt("c4", Number.NaN, 5));
+    expect(Number.isFinite(broken.meta.updatedAt)).toBe(true);
+    expect((await store.listSessions()).sessions[0]?.updatedAt).toBe(broken.meta.updatedAt);
+  });
+
   it("tells a session's latest calls and how many there are before all its calls, from the same read", async () => {
     const { store } = await setup();
     await store.createSession(meta("a"), chainEntries([system], null));
@@ -350,6 +369,11 @@ describe.each(harnesses)("the %s store", (_name, make) => {
     expect(none).toEqual([]);
   });
 });
+
+function callAt(id: string, startedAt: number, durationMs: number): NewCall {
+  const recorded = call(id, 1);
+  return { ...recorded, summary: { ...recorded.summary, startedAt, timing: { durationMs } } };
+}
 
 function call(id: string, messageCount: number): NewCall {
   const usage = {
