@@ -1,4 +1,5 @@
 import type { AssistantMessage } from "@earendil-works/pi-ai";
+import { ShowPacer } from "./show-pacer.ts";
 
 /** Where the reply in progress is kept while it streams, so a reload can restore it as interrupted. */
 export interface InflightStore {
@@ -6,25 +7,6 @@ export interface InflightStore {
 }
 
 const SAVE_INTERVAL_MS = 750;
-/**
- * The least time between two showings of the reply: every other frame at 60 Hz (every third at 120).
- * Each showing costs a render, a Markdown pass and a layout and paint of the page, whatever the number
- * of tokens it adds; text growing 30 times a second reads as smoothly as 60.
- */
-export const SHOW_INTERVAL_MS = 25;
-
-const clock = (): number => (typeof performance === "object" ? performance.now() : Date.now());
-
-const nextFrame = (callback: (time: number) => void): number =>
-  typeof requestAnimationFrame === "function"
-    ? requestAnimationFrame(callback)
-    : (setTimeout(() => callback(clock()), 16) as unknown as number);
-
-const cancelFrame = (handle: number | undefined): void => {
-  if (handle === undefined) return;
-  if (typeof cancelAnimationFrame === "function") cancelAnimationFrame(handle);
-  else clearTimeout(handle);
-};
 
 /** A copy whose content blocks are new objects: the proxy stream mutates its partial message in place. */
 function snapshot(message: AssistantMessage): AssistantMessage {
@@ -41,8 +23,7 @@ export class StreamingReply {
   readonly #store: InflightStore;
   #current = $state.raw<AssistantMessage | undefined>(undefined);
   #latest: AssistantMessage | undefined;
-  #frame: number | undefined;
-  #shownAt = Number.NEGATIVE_INFINITY;
+  readonly #pacer = new ShowPacer(() => this.#show());
   #savedAt = 0;
 
   constructor(store: InflightStore) {
@@ -62,33 +43,26 @@ export class StreamingReply {
   start(message: AssistantMessage): void {
     this.#latest = message;
     this.#current = snapshot(message);
-    this.#shownAt = clock();
+    this.#pacer.shownNow();
   }
 
   update(message: AssistantMessage): void {
     this.#latest = message;
     this.#save(false);
-    if (this.#frame === undefined) this.#frame = nextFrame((time) => this.#show(time));
+    this.#pacer.ask();
   }
 
   /** The reply is final, or the run ended: nothing streams any more. */
   stop(): void {
-    cancelFrame(this.#frame);
-    this.#frame = undefined;
+    this.#pacer.cancel();
     this.#latest = undefined;
     this.#current = undefined;
   }
 
-  #show(time: number): void {
-    // Too soon after the last showing: wait for a later frame (the tokens keep gathering meanwhile).
-    if (time - this.#shownAt < SHOW_INTERVAL_MS) {
-      this.#frame = nextFrame((later) => this.#show(later));
-      return;
-    }
-    this.#frame = undefined;
-    if (!this.#latest) return;
+  #show(): boolean {
+    if (!this.#latest) return false;
     this.#current = snapshot(this.#latest);
-    this.#shownAt = time;
+    return true;
   }
 
   /** Save right away: the page is being hidden or unloaded. */

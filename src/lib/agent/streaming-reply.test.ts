@@ -1,7 +1,8 @@
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createInjectedAssistantMessage } from "../messages/factories.ts";
-import { SHOW_INTERVAL_MS, StreamingReply } from "./streaming-reply.svelte.ts";
+import { SHOW_INTERVAL_MS } from "./show-pacer.ts";
+import { StreamingReply } from "./streaming-reply.svelte.ts";
 
 function partial(text: string): AssistantMessage {
   return { ...createInjectedAssistantMessage(text), stopReason: "pending" };

@@ -1,6 +1,6 @@
 import type { AssistantMessage, AssistantMessageEvent } from "@earendil-works/pi-ai";
 import type { CallBodyRecord, CallRecord } from "../../storage/records.ts";
-import { SHOW_INTERVAL_MS } from "../streaming-reply.svelte.ts";
+import { ShowPacer } from "../show-pacer.ts";
 import {
   promptProblem,
   type ColumnSetup,
@@ -32,14 +32,6 @@ export interface VariantRunHost {
 
 const IDLE: ColumnLive = { text: "", status: "idle", error: undefined };
 
-const clock = (): number => (typeof performance === "object" ? performance.now() : Date.now());
-
-/** The next frame (a timer where there are no frames, as in tests). */
-const nextFrame = (callback: (time: number) => void): void => {
-  if (typeof requestAnimationFrame === "function") requestAnimationFrame(callback);
-  else setTimeout(() => callback(clock()), 16);
-};
-
 /**
  * One comparison of variants while this tab works on it: its columns' settings, each column's turns so
  * far (what the next turn is sent after), and what each column streams now. A prompt goes to every
@@ -61,9 +53,7 @@ export class VariantRun {
   #prompts = $state.raw<string[]>([]);
   /** Text streamed since the columns last showed it, per column. */
   #buffers: string[];
-  #frameAsked = false;
-  /** When the columns last showed what streamed (or the turn was sent). */
-  #shownAt = Number.NEGATIVE_INFINITY;
+  readonly #pacer = new ShowPacer(() => this.#flush());
 
   constructor(
     host: VariantRunHost,
@@ -153,7 +143,7 @@ export class VariantRun {
     this.#turnCount = turn + 1;
     this.#prompts = [...this.#prompts, prompt];
     this.#live = this.columns.map(() => ({ text: "", status: "streaming", error: undefined }));
-    this.#shownAt = clock();
+    this.#pacer.shownNow();
     try {
       await Promise.all(this.columns.map((setup, column) => this.#runColumn(setup, column, turn, prompt)));
     } finally {
@@ -202,26 +192,18 @@ export class VariantRun {
     if (event.type !== "text_delta" && event.type !== "thinking_delta" && event.type !== "toolcall_delta")
       return;
     this.#buffers[column] += event.delta;
-    if (this.#frameAsked) return;
-    this.#frameAsked = true;
-    nextFrame((time) => this.#flush(time));
+    this.#pacer.ask();
   }
 
-  /** On a frame, at most every `SHOW_INTERVAL_MS`: what every column streamed since, shown in one update. */
-  #flush(time: number): void {
-    // Too soon after the last showing: wait for a later frame (the text keeps gathering meanwhile).
-    if (time - this.#shownAt < SHOW_INTERVAL_MS) {
-      nextFrame((later) => this.#flush(later));
-      return;
-    }
-    this.#frameAsked = false;
+  /** On a frame the pacer allows: what every column streamed since, shown in one update. */
+  #flush(): boolean {
     const buffers = this.#buffers;
-    if (buffers.every((text) => text === "")) return;
-    this.#shownAt = time;
+    if (buffers.every((text) => text === "")) return false;
     this.#live = this.#live.map((live, column) =>
       buffers[column] ? { ...live, text: live.text + buffers[column] } : live,
     );
     this.#buffers = this.columns.map(() => "");
+    return true;
   }
 
   /** Stop one column's turn (the others go on), or every column's. */

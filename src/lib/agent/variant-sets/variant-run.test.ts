@@ -2,7 +2,7 @@ import type { AssistantMessageEvent } from "@earendil-works/pi-ai";
 import { describe, expect, it, vi } from "vitest";
 import type { CallRecord } from "../../storage/records.ts";
 import { defaultSettings } from "../session-settings.ts";
-import { SHOW_INTERVAL_MS } from "../streaming-reply.svelte.ts";
+import { SHOW_INTERVAL_MS } from "../show-pacer.ts";
 import { VariantRun, type VariantRunHost } from "./variant-run.svelte.ts";
 import { seedColumns, type ColumnTurn, type VariantLink } from "./variant-set.ts";
 import { mirrorReply as reply } from "./mirror-reply.test-support.ts";
