@@ -16,6 +16,7 @@ import { toolStreakNotice } from "./tool-call-streak.ts";
 import type { Transcript } from "./transcript.svelte.ts";
 import { REPLAY_ENTRY_TYPE } from "./replay/replay-plan.ts";
 import type { ReplayRun } from "./replay/replay-run.svelte.ts";
+import { yieldToPage } from "./yield-to-page.ts";
 
 export interface RunHost {
   sessionId: string;
@@ -355,11 +356,19 @@ export class RunController {
     this.#host.notices.post({ key: this.#noticeKey, severity: "warning", source: "session", text });
   }
 
-  #onEvent(event: AgentEvent): void {
+  /**
+   * pi awaits each listener before it goes on, so where this returns a yield, pi's next step runs in a task
+   * of its own. In a large session pi's steps and the session's are each a walk or a copy of the whole
+   * context: pi's `prompt()` copies it and walks it to declare tool changes before `agent_start`, and walks
+   * it again before each request (after the prompt's `message_end`); storing a fact updates the path, the
+   * projection, the model view and the chat (Svelte's flush runs in the microtasks before the yield). One task
+   * for all of them was the longest task of a send; a task each is at most the largest of them.
+   */
+  #onEvent(event: AgentEvent): void | Promise<void> {
     switch (event.type) {
       case "agent_start":
         if (this.#stopRequested) this.#agent.abort();
-        return;
+        return yieldToPage();
       case "message_start":
         this.#agent.queues.delivered(event.message);
         if (event.message.role === "assistant") this.#reply.start(event.message);
@@ -380,7 +389,7 @@ export class RunController {
           this.#host.replica.replyFinal();
           this.#host.recorder.end(event.message, entry?.id);
         }
-        return;
+        return yieldToPage();
       }
       // The run's end and the tools' progress reach the page through the agent's promise and its
       // messages; nothing here waits for them.

@@ -19,6 +19,7 @@ import { ToolApprovals, type Decision } from "./tool-approvals.svelte.ts";
 import { ToolCallStreak } from "./tool-call-streak.ts";
 import type { Transcript } from "./transcript.svelte.ts";
 import type { ReplayRun } from "./replay/replay-run.svelte.ts";
+import { yieldToPage } from "./yield-to-page.ts";
 
 export interface LastRequest {
   request: RecordedRequest;
@@ -73,7 +74,7 @@ export class SessionAgent {
   #runtime: typeof import("./agent-runtime.ts") | undefined;
   readonly #ready: Promise<Agent>;
   readonly #approvals: ToolApprovals;
-  #listener: (event: AgentEvent) => void = () => undefined;
+  #listener: (event: AgentEvent) => void | Promise<void> = () => undefined;
   #unsubscribe: () => void = () => undefined;
   #lastRequest = $state.raw<LastRequest | undefined>(undefined);
   #stopped = false;
@@ -135,6 +136,9 @@ export class SessionAgent {
         // It is also the last step before the stream function, so a paused call waits here.
         // A replay delivers the facts recorded before this call first, and makes the request with its changes.
         prepareRequest: async ({ context }, signal) => {
+          // pi has just walked the whole context to declare tool changes (in the task this hook is called
+          // from); building the request from the transcript goes in a task of its own (see RunController).
+          await yieldToPage();
           const replay = this.#replay;
           if (replay) {
             const due = replay.beforeCall();
@@ -177,8 +181,11 @@ export class SessionAgent {
     return this.#lastRequest;
   }
 
-  /** Where the Agent's events go: the run controller, which turns them into facts. */
-  listen(listener: (event: AgentEvent) => void): void {
+  /**
+   * Where the Agent's events go: the run controller, which turns them into facts. pi awaits what the
+   * listener returns before it goes on (its `subscribe` promises that), so a listener can end a task there.
+   */
+  listen(listener: (event: AgentEvent) => void | Promise<void>): void {
     this.#listener = listener;
   }
 
