@@ -7,6 +7,7 @@ import {
   type ScanProgress,
   type SearchQuery,
 } from "./text-search.ts";
+import { yieldToPage } from "./yield-to-page.ts";
 
 /** How long one slice of a scan may hold the page before the rest waits for the next task. */
 const SLICE_MS = 8;
@@ -20,8 +21,9 @@ export interface SearchSource {
 /**
  * A search in one list: the typed query, the rows that match and the one gone to. The rows are read in
  * slices of a few milliseconds, each slice in its own task, so typing in a list of 100,000 rows never
- * freezes the page; the first matches are there after the first slice. A new query or new rows start a
- * new scan, and the one running is dropped.
+ * freezes the page; the first matches are there after the first slice. The next slice follows at once
+ * (a message to the page, not a timer: nested timers wait at least 4 ms, a third of each slice idle). A
+ * new query or new rows start a new scan, and the one running is dropped.
  */
 export class ListSearch {
   #typed = $state("");
@@ -32,7 +34,6 @@ export class ListSearch {
   #current = $state(-1);
   #source: SearchSource = { count: 0, textOf: () => "" };
   #generation = 0;
-  #timer: ReturnType<typeof setTimeout> | undefined;
   #settled: (() => void)[] = [];
 
   get typed(): string {
@@ -115,7 +116,6 @@ export class ListSearch {
   /** Stop a scan that is running (the list is gone). */
   dispose(): void {
     this.#generation += 1;
-    clearTimeout(this.#timer);
     this.#finish();
   }
 
@@ -131,7 +131,6 @@ export class ListSearch {
 
   #scan(): void {
     const generation = ++this.#generation;
-    clearTimeout(this.#timer);
     const query = untrack(() => this.#query);
     const current = untrack(() => this.#current);
     const { count, textOf } = this.#source;
@@ -150,7 +149,7 @@ export class ListSearch {
         this.#matches = progress.matches.slice();
       this.#scanning = !done;
       if (!done) {
-        this.#timer = setTimeout(slice, 0);
+        void yieldToPage().then(slice);
         return;
       }
       // The match gone to stays current when the rows are read again and it still matches.

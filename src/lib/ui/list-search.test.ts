@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ListSearch } from "./list-search.svelte.ts";
 
 function source(texts: readonly string[]) {
@@ -51,6 +51,22 @@ describe("a list's search", () => {
     await search.settled();
     expect(search.scanning).toBe(false);
     expect(search.matches).toHaveLength(11_111);
+  });
+
+  it("goes on to the next slice without a timer: nested timers wait 4 ms each, idle between slices", async () => {
+    const texts = Array.from({ length: 100_000 }, (_, index) => `fact ${index} ${"lorem ipsum ".repeat(20)}`);
+    const search = new ListSearch();
+    search.setSource(source(texts));
+    const timers = vi.spyOn(globalThis, "setTimeout");
+    try {
+      search.setTyped("fact 9");
+      expect(search.scanning).toBe(true);
+      await search.settled();
+      expect(search.matches).toHaveLength(11_111);
+      expect(timers).not.toHaveBeenCalled();
+    } finally {
+      timers.mockRestore();
+    }
   });
 
   it("drops a scan when the query changes, and keeps the match gone to when the rows are read again", async () => {
