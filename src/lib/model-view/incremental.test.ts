@@ -1,4 +1,5 @@
-import { viewFactTokens, viewModelTokens } from "./view-tokens.ts";
+import { contextTokens, factTokens, viewFactTokens, viewModelTokens } from "./view-tokens.ts";
+import { tallyContext } from "./context-tally.ts";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { describe, expect, it } from "vitest";
 import { pathTo, type SessionEntry } from "../messages/entries.ts";
@@ -12,7 +13,7 @@ import {
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../messages/policies.ts";
 import { convertToLlm } from "../messages/convert.ts";
 import { convertForRequest } from "./request-messages.ts";
-import { ModelViewProjector, projectModelView } from "./project.ts";
+import { ModelViewProjector, projectModelView, type TokenEstimate } from "./project.ts";
 import { extensionOf, projectSession, SessionProjector } from "./session-projection.ts";
 
 /**
@@ -177,7 +178,8 @@ function history(seed: number, steps: number) {
     if (t % 3 !== 0)
       expect([viewFactTokens(view), viewModelTokens(view)]).toEqual([
         viewFactTokens(full),
-        viewModelTokens(full),
+        // pi-ai's own estimate of the whole context, however the view's total was continued.
+        contextTokens(full.messages).tokens,
       ]);
   }
   return { extended, steps };
@@ -191,6 +193,37 @@ describe("incremental projection", () => {
       expect(extended).toBeGreaterThan(steps / 4);
       expect(extended).toBeLessThan(steps);
     }
+  });
+
+  it("estimates only the messages an extended view adds once the model's total was read", () => {
+    const sessionProjector = new SessionProjector();
+    const viewProjector = new ModelViewProjector();
+    const path: SessionEntry[] = [];
+    const append = (value: AgentMessage) =>
+      path.push({
+        type: "message",
+        id: `e${path.length}`,
+        parentId: path.at(-1)?.id ?? null,
+        timestamp: "t",
+        message: value,
+      } as SessionEntry);
+    // Messages the estimate was asked to go over, each time the model's total was read.
+    const walked: number[] = [];
+    const estimate: TokenEstimate = {
+      fact: factTokens,
+      context: (messages, from, before) => {
+        walked.push(messages.length - from);
+        return tallyContext(messages, from, before);
+      },
+    };
+    for (let index = 0; index < 1_000; index++) append(createUserMessage(`prompt ${index}`, index));
+    const first = viewProjector.project(sessionProjector.project(path.slice()), DEFAULT_CONTEXT_SETTINGS);
+    expect(first.modelTokens(estimate)).toBe(contextTokens(first.messages).tokens);
+    append(createUserMessage("one more", 1_000));
+    append(reply("and its answer", [], 1_001));
+    const second = viewProjector.project(sessionProjector.project(path.slice()), DEFAULT_CONTEXT_SETTINGS);
+    expect(second.modelTokens(estimate)).toBe(contextTokens(second.messages).tokens);
+    expect(walked).toEqual([first.messages.length, 2]);
   });
 
   it("extends a grown path instead of projecting it again", () => {

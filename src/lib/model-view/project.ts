@@ -3,6 +3,7 @@ import type { Message } from "@earendil-works/pi-ai";
 import { chainEntries, type SessionEntry } from "../messages/entries.ts";
 import { ModelMessageWalk, type Conversion } from "../messages/convert.ts";
 import type { ContextSettings } from "../messages/policies.ts";
+import type { ContextTally } from "./context-tally.ts";
 import { countOf } from "../../shared/count-of.ts";
 import {
   extensionOf,
@@ -79,7 +80,11 @@ export interface ModelView {
 /** The token estimate a view's totals are counted with (see `view-tokens.ts`). */
 export interface TokenEstimate {
   fact(fact: AgentMessage): number;
-  context(messages: readonly Message[]): number;
+  /**
+   * The estimate of `messages`, continuing `before`, the estimate of the messages before `from` (none: from
+   * the start). What it returns is kept, for a longer view to continue.
+   */
+  context(messages: readonly Message[], from: number, before: ContextTally | undefined): ContextTally;
 }
 
 export function projectModelView(projection: SessionProjection, settings: ContextSettings): ModelView {
@@ -173,18 +178,21 @@ class Collector {
   }
 }
 
-/** The facts' token total of a view that a longer one extends: its facts need no estimating again. */
+/**
+ * The token totals of a view that a longer one extends, as far as they were read: its facts and its
+ * messages need no estimating again.
+ */
 interface TokensBefore {
-  facts: number;
-  factsFrom: number;
+  facts: { total: number; from: number } | undefined;
+  context: { estimate: ContextTally; from: number } | undefined;
 }
 
 /**
  * A model view whose token totals are estimated when first read. Only the inspector shows them, and
  * estimating every fact of a session just opened costs as much as a fifth of projecting it. A view that
- * extends one whose facts' total was read estimates only the facts it adds; it keeps the number, never the
- * older view (a chain of views, one per append, would otherwise stay in memory). The model's total is
- * pi-ai's anchored estimate of the whole context, which only estimates what follows the last usage.
+ * extends one whose totals were read estimates only the facts and messages it adds; it keeps the numbers,
+ * never the older view (a chain of views, one per append, would otherwise stay in memory). The model's total
+ * is pi-ai's anchored estimate of the whole context, which only estimates what follows the last usage.
  */
 class ProjectedView implements ModelView {
   readonly messages: Message[];
@@ -196,7 +204,7 @@ class ProjectedView implements ModelView {
   readonly #facts: readonly AgentMessage[];
   #tokensBefore: TokensBefore | undefined;
   #factTokens: number | undefined;
-  #modelTokens: number | undefined;
+  #modelTokens: ContextTally | undefined;
 
   constructor(
     parts: Omit<ModelView, "factTokens" | "modelTokens">,
@@ -215,25 +223,32 @@ class ProjectedView implements ModelView {
 
   factTokens(estimate: TokenEstimate): number {
     if (this.#factTokens !== undefined) return this.#factTokens;
-    const before = this.#tokensBefore;
+    const before = this.#tokensBefore?.facts;
     const facts = this.#facts;
-    let total = before?.facts ?? 0;
-    for (let index = before?.factsFrom ?? 0; index < facts.length; index++)
+    let total = before?.total ?? 0;
+    for (let index = before?.from ?? 0; index < facts.length; index++)
       total += estimate.fact(facts[index] as AgentMessage);
     this.#factTokens = total;
-    this.#tokensBefore = undefined;
     return total;
   }
 
   modelTokens(estimate: TokenEstimate): number {
-    this.#modelTokens ??= estimate.context(this.messages);
-    return this.#modelTokens;
+    if (this.#modelTokens === undefined) {
+      const before = this.#tokensBefore?.context;
+      this.#modelTokens = estimate.context(this.messages, before?.from ?? 0, before?.estimate);
+    }
+    return this.#modelTokens.tokens;
   }
 
-  /** The facts' total, when it has been read: a view extending this one starts from it. */
+  /** The totals read so far: a view extending this one starts from them. */
   tokensBefore(): TokensBefore | undefined {
-    if (this.#factTokens === undefined) return undefined;
-    return { facts: this.#factTokens, factsFrom: this.#facts.length };
+    const factTokens = this.#factTokens;
+    const modelTokens = this.#modelTokens;
+    if (factTokens === undefined && modelTokens === undefined) return undefined;
+    return {
+      facts: factTokens === undefined ? undefined : { total: factTokens, from: this.#facts.length },
+      context: modelTokens === undefined ? undefined : { estimate: modelTokens, from: this.messages.length },
+    };
   }
 }
 

@@ -4,6 +4,7 @@ import { estimateContextTokens, type ContextUsageEstimate } from "@earendil-work
 import type { ModelView, TokenEstimate } from "./project.ts";
 import { kindOf } from "../messages/kinds/index.ts";
 import { estimable, isEstimable } from "../messages/tokens.ts";
+import { tallyContext } from "./context-tally.ts";
 
 export type { ContextUsageEstimate };
 
@@ -29,7 +30,7 @@ export function factTokens(fact: AgentMessage): number {
 /** pi-ai's estimate, as a view's totals count with it (`ModelView.factTokens`). */
 const PI_AI_ESTIMATE: TokenEstimate = {
   fact: factTokens,
-  context: (messages) => contextTokens(messages).tokens,
+  context: tallyContext,
 };
 
 /** pi-ai's estimate of every fact's own size in `view`, summed. */
