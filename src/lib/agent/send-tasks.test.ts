@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ChatSession } from "./chat-session.svelte.ts";
 import { useFakeProxy, world } from "./chat-session.test-support.ts";
 import { createUserMessage } from "../messages/factories.ts";
+import { CallRecorder } from "./recording/call-recorder.ts";
 import { Transcript } from "./transcript.svelte.ts";
 
 /** What happened during a send, in order: each new task the page was given back for, and each step. */
@@ -86,5 +87,29 @@ describe("a send's tasks", () => {
     expect(log).toContain("the request is built and sent");
     // Each task with one of pi's walks holds nothing else: no storing, no request, and not both walks.
     for (const task of pisOwn) expect(task).toEqual(["pi walks the context"]);
+  });
+
+  it("records the call (a walk of the request for its facts) and composes the body in tasks apart", async () => {
+    const { tab } = world();
+    const session = await ChatSession.create(tab("a"));
+    const begin = CallRecorder.prototype.begin;
+    vi.spyOn(CallRecorder.prototype, "begin").mockImplementation(function (this: CallRecorder, ...args) {
+      log.push("the call is recorded with the facts it sends");
+      return begin.apply(this, args);
+    });
+    // The body's Blob is composed as the request is handed to fetch (proxy-stream.ts).
+    const proxyFetch = globalThis.fetch;
+    vi.stubGlobal("fetch", (input: string | URL | Request, init?: RequestInit) => {
+      if (String(input).endsWith("/api/stream")) log.push("the body is composed and sent");
+      return proxyFetch(input, init);
+    });
+    log.length = 0;
+
+    expect(await session.send("hello")).toBe(true);
+
+    const recorded = tasks().filter((task) => task.includes("the call is recorded with the facts it sends"));
+    expect(recorded).toHaveLength(1);
+    expect(log).toContain("the body is composed and sent");
+    expect(recorded[0]).not.toContain("the body is composed and sent");
   });
 });
