@@ -258,6 +258,31 @@ test("a long paragraph of Markdown is shown in pieces that read as one, with all
   await expectAccessible(page, "a long paragraph of Markdown in pieces");
 });
 
+test("on a phone, Tab to a link far into a long paragraph brings it into view", async ({ page }) => {
+  await openPlayground(page);
+  // One paragraph of about 32,000 characters, with links 8,000 characters apart.
+  const words = "lorem ipsum dolor sit amet ".repeat(300);
+  const links = [1, 2, 3].map((at) => `[link ${at}](https://pi.dev/${at})`);
+  const text = `${words}${links[0]} ${words}${links[1]} ${words}${links[2]} ${words}end.`;
+  await importOneReply(page, "Links in a long paragraph", text);
+  const reply = lastReply(page);
+  await expect(reply.getByRole("link", { name: "link 3" })).toBeAttached({ timeout: 30_000 });
+  // Laid out first on the phone: a piece there is three times as tall as in a wide column, and a piece out
+  // of view stands in with an estimate of that height. Scrolling to a link goes by the estimates above it.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(reply.getByRole("link", { name: "link 3" })).toBeAttached({ timeout: 30_000 });
+  expect(await reply.locator(".markdown p").count()).toBeGreaterThan(5);
+  await reply.getByRole("link", { name: "link 1" }).focus();
+  for (const at of [1, 2, 3]) {
+    const link = reply.getByRole("link", { name: `link ${at}` });
+    await expect(link).toBeFocused();
+    await expect(link, `link ${at} is in view once focused`).toBeInViewport();
+    await page.keyboard.press("Tab");
+  }
+  await expectAccessible(page, "a long paragraph of Markdown in pieces, on a phone");
+});
+
 /** Imports a session of one user message and one assistant reply holding `text`, and opens it. */
 async function importOneReply(page: Page, title: string, text: string): Promise<void> {
   const reply = {
