@@ -1,6 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { JsonObject } from "@earendil-works/pi-ai";
-import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
 import { zeroUsage } from "../../shared/usage.ts";
 import {
   createApprovalRequest,
@@ -8,7 +9,8 @@ import {
   createCustomMessage,
   createUserMessage,
 } from "./factories.ts";
-import { factRowLabel, modelRowLabel, preview, roleBadge } from "./preview.ts";
+import { PREVIEW_LENGTH } from "./kinds/text.ts";
+import { factRowLabel, modelRowLabel, preview, previewLine, roleBadge } from "./preview.ts";
 
 describe("preview", () => {
   it("fits any fact on one line", () => {
@@ -75,5 +77,41 @@ describe("row names", () => {
       "Fact 3: notification, hidden by policy. info: Upload finished",
     );
     expect(modelRowLabel(0, "user", 2, "hello")).toBe("Model message 1: user, from fact 2. hello");
+  });
+});
+
+describe("a text's preview line", () => {
+  /** The line as the whole text gives it: whitespace runs one space, trimmed, cut with "…". */
+  const wholeLine = (text: string): string => {
+    const line = text.replace(/\s+/g, " ").trim();
+    return line.length > PREVIEW_LENGTH ? `${line.slice(0, PREVIEW_LENGTH - 1)}…` : line;
+  };
+
+  it("is the line the whole text makes, whatever its whitespace", () => {
+    const piece = fc.oneof(
+      fc.constantFrom(" ", "\n", "\t", "  \n ", "\u00a0", "\u2028"),
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom("x".repeat(139), " ".repeat(600), "word ".repeat(200)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 80 }), (pieces) => {
+        const text = pieces.join("");
+        expect(previewLine(text)).toBe(wholeLine(text));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("reads the start of a long text, not all of it", () => {
+    const text = "lorem ipsum ".repeat(100_000);
+    const expected = wholeLine(text);
+    const replace = vi.spyOn(String.prototype, "replace");
+    try {
+      expect(previewLine(text)).toBe(expected);
+      const read = replace.mock.contexts.map((context) => String(context).length);
+      expect(Math.max(...read)).toBeLessThanOrEqual(PREVIEW_LENGTH * 4);
+    } finally {
+      replace.mockRestore();
+    }
   });
 });

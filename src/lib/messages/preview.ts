@@ -13,14 +13,31 @@ const cache = new WeakMap<object, string>();
 export function preview(message: AgentMessage): string {
   const hit = cache.get(message);
   if (hit !== undefined) return hit;
-  const line = oneLine(kindOf(message).preview(message));
-  const value = line.length > PREVIEW_LENGTH ? `${line.slice(0, PREVIEW_LENGTH - 1)}…` : line;
+  const value = previewLine(kindOf(message).preview(message));
   cache.set(message, value);
   return value;
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+/** How much of a text is first made one line for its preview: the line's length a few times over. */
+const FIRST_READ = PREVIEW_LENGTH * 4;
+
+/**
+ * A text as one line (its whitespace runs one space, trimmed), cut to PREVIEW_LENGTH with "…". Only a
+ * start of the text is made one line, and more only when its whitespace collapses it below the line: a
+ * tool result of kilobytes was read whole (and copied) for a line of 140 characters, and the line kept
+ * that copy alive. The start's line is the whole text's line as far as it goes (a run of whitespace at
+ * the cut is one space either way), so two characters past the line's length settle it.
+ */
+export function previewLine(text: string): string {
+  for (let read = FIRST_READ; ; read *= 4) {
+    const whole = read >= text.length;
+    const line = (whole ? text : text.slice(0, read)).replace(/\s+/g, " ").trimStart();
+    if (whole) {
+      const trimmed = line.trimEnd();
+      return trimmed.length > PREVIEW_LENGTH ? `${trimmed.slice(0, PREVIEW_LENGTH - 1)}…` : trimmed;
+    }
+    if (line.length >= PREVIEW_LENGTH + 2) return `${line.slice(0, PREVIEW_LENGTH - 1)}…`;
+  }
 }
 
 /**
