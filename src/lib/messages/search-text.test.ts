@@ -39,11 +39,11 @@ describe("what a search reads of a message", () => {
       isError: false,
       timestamp: 2,
     };
-    expect(searchTextOf(result).all).toMatch(/^toolResult\n.*get_weather.*sunny/s);
+    expect(searchTextOf(result).texts).toEqual(["toolResult", expect.stringMatching(/get_weather.*sunny/s)]);
     expect(searchTextOf(createCustomMessage("reminder", "drink water", true)).names).toBe(
       "custom:reminder custom",
     );
-    expect(searchTextOf(createCompactionSummary("earlier work", 100)).all).toContain("compactionSummary");
+    expect(searchTextOf(createCompactionSummary("earlier work", 100)).texts[0]).toBe("compactionSummary");
   });
 
   it("keeps only what the search reads of a long text, and reads a broken fact without failing", () => {
@@ -51,6 +51,14 @@ describe("what a search reads of a message", () => {
     expect(long.body).toHaveLength(MAX_SEARCHED_LENGTH);
     const broken = { role: "toolResult", content: 42 } as unknown as AgentMessage;
     expect(searchTextOf(broken).names).toBe("toolResult");
+  });
+
+  it("keeps one copy of a fact's text: the texts a search reads are its names and its body themselves", () => {
+    const text = searchTextOf(createUserMessage("hello there"));
+    expect(text.texts).toHaveLength(2);
+    expect(text.texts[0]).toBe(text.names);
+    expect(text.texts[1]).toBe(text.body);
+    expect(Object.values(text)).not.toContain(`${text.names}\n${text.body}`);
   });
 
   it("is read once per message", () => {

@@ -9,8 +9,12 @@ export interface MessageSearchText {
   readonly names: string;
   /** Its preview line and its whole text (tool names and arguments, thinking), cut to what is searched. */
   readonly body: string;
-  /** Both, as one text. */
-  readonly all: string;
+  /**
+   * Both, as the texts a search reads (a row matches when one of them holds the query). Not joined into
+   * one: the search would make a flat copy of each joined text and keep it with the cache, a second copy
+   * of every fact's text.
+   */
+  readonly texts: readonly [string, string];
 }
 
 const cache = new WeakMap<object, MessageSearchText>();
@@ -32,7 +36,7 @@ export function searchTextOf(message: AgentMessage): MessageSearchText {
     .filter((text) => text !== "")
     .join("\n")
     .slice(0, MAX_SEARCHED_LENGTH);
-  const text = { names, body, all: `${names}\n${body}` };
+  const text = { names, body, texts: [names, body] as const };
   cache.set(message, text);
   return text;
 }

@@ -12,10 +12,10 @@ import { yieldToPage } from "./yield-to-page.ts";
 /** How long one slice of a scan may hold the page before the rest waits for the next task. */
 const SLICE_MS = 8;
 
-/** The rows a search reads: how many, and the searchable text of each. */
+/** The rows a search reads: how many, and the searchable text of each (or texts: one holding the query matches). */
 export interface SearchSource {
   readonly count: number;
-  readonly textOf: (index: number) => string;
+  readonly textOf: (index: number) => string | readonly string[];
 }
 
 /**

@@ -129,6 +129,36 @@ describe("a scan over many rows", () => {
   });
 });
 
+describe("a scan over rows of several texts", () => {
+  it("matches a row when one of its texts holds the query", () => {
+    const texts: (readonly string[])[] = [
+      ["user", "hello"],
+      ["toolResult", "read_file: a"],
+      ["user", "x"],
+    ];
+    const progress: ScanProgress = { matches: [], next: 0 };
+    expect(
+      scanSlice(
+        query("user"),
+        3,
+        (index) => texts[index] ?? [],
+        progress,
+        () => false,
+      ),
+    ).toBe(true);
+    expect(progress.matches).toEqual([0, 2]);
+    const again: ScanProgress = { matches: [], next: 0 };
+    scanSlice(
+      query("READ_FILE"),
+      3,
+      (index) => texts[index] ?? [],
+      again,
+      () => false,
+    );
+    expect(again.matches).toEqual([1]);
+  });
+});
+
 describe("stepping through matches", () => {
   const matches = [3, 8, 20];
 

@@ -118,20 +118,22 @@ export interface ScanProgress {
 }
 
 /**
- * Read rows from `progress.next` on, adding the ones whose text matches, until every row is read or
- * `stopAt()` says the slice is over (it is asked every few rows, so one slice stays short). Returns whether
- * every row has been read.
+ * Read rows from `progress.next` on, adding the ones whose text (or one of whose texts) matches, until
+ * every row is read or `stopAt()` says the slice is over (it is asked every few rows, so one slice stays
+ * short). Returns whether every row has been read.
  */
 export function scanSlice(
   query: SearchQuery,
   count: number,
-  textOf: (index: number) => string,
+  textOf: (index: number) => string | readonly string[],
   progress: ScanProgress,
   stopAt: () => boolean,
 ): boolean {
   while (progress.next < count) {
     const index = progress.next++;
-    if (matchesText(query, textOf(index))) progress.matches.push(index);
+    const text = textOf(index);
+    if (typeof text === "string" ? matchesText(query, text) : text.some((one) => matchesText(query, one)))
+      progress.matches.push(index);
     if (index % 64 === 63 && stopAt()) return progress.next >= count;
   }
   return true;
