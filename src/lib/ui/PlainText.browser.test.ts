@@ -22,9 +22,11 @@ describe("PlainText in pieces", () => {
       scroller.style.cssText = `width: ${width}px; height: 400px; overflow-y: auto;`;
       document.body.append(scroller);
       const { unmount } = await render(PlainText, { target: scroller, props: { text: PROSE.repeat(800) } });
-      await frames(3);
       const text = scroller.querySelector<HTMLElement>(".plain-text");
       expect(text?.querySelectorAll(".piece").length).toBeGreaterThan(3);
+      // The line length is worked out once its code has loaded (it is not in the initial JS).
+      await expect.poll(() => text?.style.getPropertyValue("--line-chars")).not.toBe("");
+      await frames(2);
       const estimated = scroller.scrollHeight;
       // Every piece laid out: the height the estimate stood in for.
       for (const piece of scroller.querySelectorAll<HTMLElement>(".piece"))
