@@ -1,15 +1,12 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { page } from "vitest/browser";
-import { render } from "vitest-browser-svelte";
 import "../../app.css";
 import "./inspector.css";
+import { showFactsView } from "./facts-view.test-support.ts";
 import type { ChatSession } from "../agent/chat-session.svelte.ts";
 import { createNotification, createUserMessage } from "../messages/factories.ts";
 import type { Workspace } from "../sessions/workspace.svelte.ts";
 import { startTestWorkspace } from "../sessions/test-workspace.test-support.ts";
-import { FactSelection } from "../view-state/fact-selection.svelte.ts";
-import PageContexts from "../view-state/PageContexts.test-support.svelte";
-import FactsView from "./FactsView.svelte";
 
 /**
  * Searching the inspector's lists in Chromium while the search reads the rows in slices: each slice
@@ -34,19 +31,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function showInspector() {
-  const selection = new FactSelection(() => session.modelView);
-  return render(PageContexts<Record<string, unknown>>, {
-    props: {
-      workspace,
-      session,
-      selection,
-      frame: "inspector",
-      component: FactsView as never,
-      props: { session, selection },
-    },
-  });
-}
+const showInspector = () => showFactsView(workspace, session);
 
 /** How many times each element's text was set while `work` ran, by the element. */
 async function textSettings(root: Element, work: () => Promise<void>): Promise<Map<Node, number>> {

@@ -1,15 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { page, userEvent } from "vitest/browser";
-import { render } from "vitest-browser-svelte";
 import "../../app.css";
 import "./inspector.css";
+import { showFactsView } from "./facts-view.test-support.ts";
 import type { ChatSession } from "../agent/chat-session.svelte.ts";
 import { createCustomMessage, createNotification, createUserMessage } from "../messages/factories.ts";
 import type { Workspace } from "../sessions/workspace.svelte.ts";
 import { startTestWorkspace } from "../sessions/test-workspace.test-support.ts";
-import { FactSelection } from "../view-state/fact-selection.svelte.ts";
-import PageContexts from "../view-state/PageContexts.test-support.svelte";
-import FactsView from "./FactsView.svelte";
 
 /**
  * The inspector's first tab in Chromium, on a real session: the facts list and the model view list the
@@ -25,20 +22,7 @@ beforeAll(async () => {
   await session.inject(createCustomMessage("calendar", "lunch at noon", true, undefined, 3), "append");
 });
 
-async function showInspector() {
-  const selection = new FactSelection(() => session.modelView);
-  const rendered = await render(PageContexts<Record<string, unknown>>, {
-    props: {
-      workspace,
-      session,
-      selection,
-      frame: "inspector",
-      component: FactsView as never,
-      props: { session, selection },
-    },
-  });
-  return { selection, ...rendered };
-}
+const showInspector = () => showFactsView(workspace, session);
 
 describe("the inspector's facts view", () => {
   it("lists every fact with its role and fate, and the model view with each message's source", async () => {
