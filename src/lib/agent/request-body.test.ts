@@ -217,6 +217,43 @@ describe("the request body", () => {
     expect(await new Blob(parts).text()).toBe(JSON.stringify(messages));
   });
 
+  it("serializes a message holding a huge text in slices, as pi would, and keeps its JSON for the next request", async () => {
+    const huge = `${"y".repeat(2.5 * 1024 * 1024)}\u{1F600}"\n`;
+    const messages: Message[] = [
+      { role: "user", content: "before", timestamp: 1 },
+      { role: "user", content: [{ type: "text", text: huge }], timestamp: 2 },
+      { role: "user", content: "after", timestamp: 3 },
+    ];
+    let pauses = 0;
+    let clock = 0;
+    // A clock that moves 10 ms per look: every step spends a slice, so each step is followed by a pause.
+    const parts = await messagesJsonParts(
+      messages,
+      async () => void pauses++,
+      () => (clock += 10),
+    );
+    expect(await new Blob(parts).text()).toBe(JSON.stringify(messages));
+    // The 2.5 MB text is escaped in slices of a quarter of a megabyte: not one step.
+    expect(pauses).toBeGreaterThanOrEqual(10);
+    // The next request finds the huge message's JSON made: no slices of it again.
+    pauses = 0;
+    const again = await messagesJsonParts(
+      messages,
+      async () => void pauses++,
+      () => (clock += 10),
+    );
+    expect(pauses).toBeLessThan(2);
+    expect(await new Blob(again).text()).toBe(JSON.stringify(messages));
+    const { model: the, context } = {
+      model: model("m", "n"),
+      context: normalizeContext({ messages }),
+    };
+    // Compared as bytes at once: a deep equality walks 2.5 million elements one by one.
+    const [app, pi] = [await appBody(the, context, {}), await piBody(the, context, {})];
+    expect(app.length).toBe(pi.length);
+    expect(Buffer.compare(app, pi)).toBe(0);
+  });
+
   it("prepares the chunks of a session while there is time, and the request then serializes none of them", async () => {
     const messages: Message[] = Array.from({ length: 3_000 }, (_, index) => ({
       role: "user",

@@ -1,4 +1,5 @@
 import type { Message } from "@earendil-works/pi-ai";
+import { DEFAULT_SLICES, holdsLongString, jsonInSlices } from "./json-in-slices.ts";
 import { yieldToPage, type Yield } from "./yield-to-page.ts";
 
 // The request's `context.messages` as JSON, without serializing a large session in one task on the page's
@@ -70,10 +71,76 @@ function* chunkEnds(messages: readonly Message[]): Generator<void, Int8Array> {
   return ends;
 }
 
-/** The members' JSON, joined as `JSON.stringify` joins an array's elements. */
-function membersJson(members: readonly Message[]): string {
-  // An element JSON.stringify cannot represent is written as null inside an array.
-  return members.map((message) => JSON.stringify(message) ?? "null").join(",");
+/**
+ * The JSON of messages holding a long string (`jsonInSlices`), kept as a Blob: it was made a slice at a time,
+ * and a message at the end of the session, outside any chunk, would otherwise be serialized again by every
+ * request.
+ */
+const longJson = new WeakMap<Message, Blob>();
+
+/**
+ * A long message's JSON is held in Blobs of one slice each (`jsonInSlices`' slices, a quarter of a megabyte):
+ * in Chromium (3 December, same page, same run) a Blob made from a string of 1 MB cost 3–13 times one made
+ * from 256 kB, not 4. They are composed `LONG_FANOUT` at a time, each composition a step of its own, since
+ * a Blob made of many Blobs costs the page about 0.3 ms per part.
+ */
+const LONG_FANOUT = 16;
+
+/**
+ * One message's JSON: a string, or a Blob for a message holding a long string, made in slices with a yield
+ * between them. An element JSON.stringify cannot represent is written as null inside an array.
+ */
+function* messageJson(message: Message): Generator<void, string | Blob> {
+  const kept = longJson.get(message);
+  if (kept) return kept;
+  const pieces = yield* jsonInSlices(message);
+  if (pieces === undefined) return "null";
+  if (pieces.length === 1) return pieces[0] as string;
+  let level: BlobPart[] = [];
+  for (const piece of pieces) {
+    level.push(piece.length < 4_096 ? piece : new Blob([piece]));
+    yield;
+  }
+  while (level.length > LONG_FANOUT) {
+    const above: BlobPart[] = [];
+    for (let start = 0; start < level.length; start += LONG_FANOUT) {
+      above.push(new Blob(level.slice(start, start + LONG_FANOUT)));
+      yield;
+    }
+    level = above;
+  }
+  const json = new Blob(level);
+  longJson.set(message, json);
+  return json;
+}
+
+/** The members' JSON, joined as `JSON.stringify` joins an array's elements: one string, unless one is long. */
+function* membersJson(members: readonly Message[]): Generator<void, BlobPart[]> {
+  const jsons: (string | Blob)[] = [];
+  let long = false;
+  for (const message of members) {
+    // Most messages hold no long string: serialized here, with no generator of their own.
+    if (!holdsLongString(message, DEFAULT_SLICES.longAt)) {
+      jsons.push((JSON.stringify(message) as string | undefined) ?? "null");
+      continue;
+    }
+    const json = yield* messageJson(message);
+    if (typeof json !== "string") long = true;
+    jsons.push(json);
+  }
+  if (!long) return [jsons.join(",")];
+  const parts: BlobPart[] = [];
+  let run: string[] = [];
+  for (const [index, json] of jsons.entries()) {
+    if (index > 0) run.push(",");
+    if (typeof json === "string") run.push(json);
+    else {
+      parts.push(run.join(""), json);
+      run = [];
+    }
+  }
+  parts.push(run.join(""));
+  return parts.filter((part) => typeof part !== "string" || part.length > 0);
 }
 
 function cachedChunk(messages: readonly Message[], from: number, to: number, level: number) {
@@ -99,7 +166,7 @@ function* chunkOf(
   let json: Blob;
   if (level === 0) {
     yield;
-    json = new Blob([membersJson(messages.slice(from, to))]);
+    json = new Blob(yield* membersJson(messages.slice(from, to)));
   } else {
     const parts: BlobPart[] = [];
     let start = from;
@@ -130,9 +197,14 @@ function* jsonParts(messages: readonly Message[]): Generator<void, BlobPart[]> {
       start = index + 1;
     }
   }
-  const rest = membersJson(messages.slice(start));
-  if (parts.length === 0) return [`[${rest}]`];
-  parts.push(rest.length > 0 ? `,${rest}]` : "]");
+  const rest = yield* membersJson(messages.slice(start));
+  const [only] = rest;
+  if (rest.length === 1 && typeof only === "string") {
+    if (parts.length === 0) return [`[${only}]`];
+    parts.push(only.length > 0 ? `,${only}]` : "]");
+    return parts;
+  }
+  parts.push(parts.length > 0 ? "," : "[", ...rest, "]");
   return parts;
 }
 
