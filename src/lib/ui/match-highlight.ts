@@ -25,7 +25,10 @@ function highlight(): Highlight | undefined {
  */
 export function textWithMatches(text: string, query: SearchQuery | undefined): Attachment<HTMLElement> {
   return (element) => {
-    element.textContent = text;
+    // The same text again (a row rendered anew with what it already shows, as the streaming reply's row is at
+    // every showing once its line is full) leaves the node as it is: replacing it would lay out and paint
+    // the row again for nothing.
+    if (element.textContent !== text) element.textContent = text;
     const registry = query ? highlight() : undefined;
     const node = element.firstChild;
     if (!registry || !query || !(node instanceof Text)) return;
