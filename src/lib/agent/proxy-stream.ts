@@ -12,6 +12,7 @@ import { mirrorSpeedOptions, type MirrorSpeed } from "../../shared/mirror/mirror
 import { samplingOptions } from "../../shared/sampling-params.ts";
 import type { Sampling } from "../../shared/sampling.ts";
 import { zeroUsage } from "../../shared/usage.ts";
+import { blobComposer, warmBlobComposerWhenIdle } from "./blob-composer.ts";
 import { messagesJsonParts } from "./request-body.ts";
 import { yieldToPage } from "./yield-to-page.ts";
 import { withFetch } from "./scoped-fetch.ts";
@@ -35,6 +36,7 @@ export interface ProxyStreamOptions {
  * Whatever fails before the request becomes an in-band error, as the StreamFn contract requires.
  */
 export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
+  warmBlobComposerWhenIdle();
   return async (model, context, agentOptions) => {
     // pi's Agent carries no sampling: the session's is added to every request here, where it is sent.
     const streamOptions = options.sampling
@@ -90,9 +92,11 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
     // proxy, and no proxy has a payload to ask for.
     const transport = route.transport ?? globalThis.fetch.bind(globalThis);
     const answered: typeof fetch = async (input, init) => {
-      const body = typeof init?.body === "string" ? placeholder.replace(init.body, messagesJson) : undefined;
-      if (body === undefined)
+      const parts = typeof init?.body === "string" ? placeholder.replace(init.body, messagesJson) : undefined;
+      if (parts === undefined)
         throw new Error("The request's body was not the JSON the stream function expects.");
+      // Composed in a worker (blob-composer.ts): on the page's thread, the send's longest task.
+      const body = await blobComposer.compose(parts);
       const response = await transport(input, { ...init, body });
       if (callId) {
         route.sent?.(callId);
@@ -115,9 +119,10 @@ export function createProxyStreamFn(options: ProxyStreamOptions): StreamFn {
  * pi's streamProxy writes the request body as `JSON.stringify({ model, context, options })`. Given a context
  * whose `messages` serialize to a unique placeholder string (an array's `toJSON`), its body has the
  * placeholder where the messages' JSON goes, and the body sent is that string with the placeholder replaced
- * by the messages' parts: byte for byte what pi would send (request-body.test.ts checks it against pi's own
- * streamProxy). pi does not promise that it serializes the context with JSON.stringify (which honours
- * toJSON), nor that the context goes nowhere else; a body without the placeholder exactly once fails.
+ * by the messages' parts (`replace` gives the body's parts, composed into a Blob by blob-composer.ts): byte
+ * for byte what pi would send (request-body.test.ts checks it against pi's own streamProxy). pi does not
+ * promise that it serializes the context with JSON.stringify (which honours toJSON), nor that the context
+ * goes nowhere else; a body without the placeholder exactly once fails.
  */
 function messagesPlaceholder() {
   const text = `pi-playground:messages:${crypto.randomUUID()}`;
@@ -127,10 +132,10 @@ function messagesPlaceholder() {
       const messages = Object.assign(new Array<Message>(), { toJSON: () => text });
       return { ...context, messages };
     },
-    replace(body: string, messagesJson: readonly BlobPart[]): Blob | undefined {
+    replace(body: string, messagesJson: readonly BlobPart[]): BlobPart[] | undefined {
       const at = body.indexOf(quoted);
       if (at === -1 || body.indexOf(quoted, at + 1) !== -1) return undefined;
-      return new Blob([body.slice(0, at), ...messagesJson, body.slice(at + quoted.length)]);
+      return [body.slice(0, at), ...messagesJson, body.slice(at + quoted.length)];
     },
   };
 }
