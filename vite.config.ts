@@ -4,6 +4,7 @@ import { defineConfig, type Plugin } from "vite";
 import { listenAddress } from "./src/server/proxy-config.ts";
 import { playgroundApi, serverOptions } from "./src/server/vite-plugin.ts";
 import { jsonSchemaMetaValidator } from "./scripts/json-schema-validator.mjs";
+import { eagerCompileHints } from "./scripts/compile-hints.mjs";
 import { playwright } from "@vitest/browser-playwright";
 import { CHROMIUM_ARGS, findChromium } from "./scripts/chromium-path.mjs";
 
@@ -15,7 +16,22 @@ const chromium = await findChromium();
 export default defineConfig({
   // Relative asset URLs: the built app runs from any static host under any path (GitHub Pages, a docs site).
   base: "./",
-  plugins: [svelte(), playgroundApi({ host }), jsonSchemaMetaValidator()],
+  plugins: [
+    svelte(),
+    playgroundApi({ host }),
+    jsonSchemaMetaValidator(),
+    // The code that opening the inspector runs is compiled as its chunks load (while the page is idle,
+    // ahead of the click), not function by function on the click's main thread.
+    eagerCompileHints(
+      [
+        "src/InspectorPane.svelte",
+        "src/lib/inspector/FactsView.svelte",
+        "src/lib/ui/VirtualList.svelte",
+        "src/lib/ui/SearchBar.svelte",
+      ],
+      { initialChunks: ["app"] },
+    ),
+  ],
   server: { ...shared, port: port ?? 5173 },
   preview: { ...shared, port: port ?? 4173, strictPort: true },
   test: {
