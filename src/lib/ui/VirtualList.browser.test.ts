@@ -1,0 +1,55 @@
+import { createRawSnippet } from "svelte";
+import { describe, expect, it } from "vitest";
+import { render } from "vitest-browser-svelte";
+import "../../app.css";
+import VirtualList from "./VirtualList.svelte";
+
+/**
+ * The virtual list in Chromium: it learns its height from a resize observer, after the page's first layout,
+ * and renders then the rows that fit (and a few beyond). Until it has a height it renders no rows at all.
+ */
+
+async function frames(count: number): Promise<void> {
+  for (let frame = 0; frame < count; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+}
+
+const ROW_HEIGHT = 32;
+const row = createRawSnippet((index: () => number) => ({ render: () => `<span>Row ${index() + 1}</span>` }));
+const shownIndices = (box: HTMLElement) =>
+  [...box.querySelectorAll<HTMLElement>('[role="option"]')].map((option) => Number(option.dataset.index));
+
+describe("VirtualList", () => {
+  it("renders no rows while it has no height, and the rows at its end once it has one", async () => {
+    const box = document.createElement("div");
+    box.style.cssText = `display: none; flex-direction: column; width: 300px; height: ${10 * ROW_HEIGHT}px`;
+    document.body.append(box);
+    const { unmount } = await render(VirtualList, {
+      target: box,
+      props: {
+        count: 1_000,
+        rowHeight: ROW_HEIGHT,
+        label: "Things",
+        idPrefix: "thing",
+        row,
+        labelOf: (index: number) => `Thing ${index + 1}`,
+        onchoose: () => undefined,
+        follow: true,
+      },
+    });
+    try {
+      await frames(2);
+      expect(shownIndices(box)).toEqual([]);
+
+      box.style.display = "flex";
+      await expect.poll(() => shownIndices(box).length).toBeGreaterThan(0);
+      // Following its end: the ten rows in view are the last ten, with the six above them made ahead.
+      const shown = shownIndices(box);
+      expect(Math.max(...shown)).toBe(999);
+      expect(shown).toHaveLength(16);
+      await expect.element(box.querySelector<HTMLElement>("#thing-999")!).toHaveTextContent("Row 1000");
+    } finally {
+      await unmount();
+      box.remove();
+    }
+  });
+});
