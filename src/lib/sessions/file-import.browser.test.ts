@@ -9,6 +9,7 @@ import {
   openFileInWorker,
   readFileInWorker,
   type ImportProgress,
+  type ImportWorker,
 } from "./file-import.ts";
 import { parseSessionFile } from "./import-file.ts";
 import { ImportError } from "./parsed-import.ts";
@@ -73,6 +74,37 @@ describe("Large imports freeze the tab: a file is read in a worker", () => {
     });
     expect(seen.some((progress) => progress.phase === "reading" && progress.done === file.size)).toBe(true);
     expect(seen.filter((progress) => progress.phase === "parsing").length).toBeGreaterThan(1);
+  });
+
+  it("takes in an entry holding 3 MB of text in messages of at most 1 MB, the entry as the file has it", async () => {
+    const huge = `${"y".repeat(3 * 1024 * 1024)}\u{1F600}`;
+    const text = piFile(3, (index) => (index === 1 ? huge : `message ${index}`));
+    // Each message the page receives from the worker, by the length of its JSON.
+    const received: number[] = [];
+    const parsed = await readFileInWorker(new File([text], "huge.jsonl"), {
+      createWorker: () => {
+        const worker = new Worker(new URL("./import-worker.ts", import.meta.url), { type: "module" });
+        const relay: ImportWorker = {
+          postMessage: (message) => worker.postMessage(message),
+          terminate: () => worker.terminate(),
+          onmessage: null,
+          onerror: null,
+        };
+        worker.onmessage = (event: MessageEvent) => {
+          received.push(JSON.stringify(event.data).length);
+          relay.onmessage?.(event);
+        };
+        worker.onerror = (event) => relay.onerror?.(event);
+        return relay;
+      },
+    });
+    await loadValidators();
+    const onPage = parseSessionFile(text, "huge.jsonl");
+    expect(JSON.stringify(parsed.entries) === JSON.stringify(onPage.entries)).toBe(true);
+    expect(parsed.entries).toHaveLength(3);
+    // Four pieces of the text, none of the messages much over a megabyte (its JSON escapes a little).
+    expect(received.filter((length) => length > 1024 * 1024 - 100)).toHaveLength(3);
+    expect(Math.max(...received)).toBeLessThan(1.01 * 1024 * 1024 + 100);
   });
 
   it("turns a file that cannot be imported into the same clear error", async () => {

@@ -1,6 +1,7 @@
 import type { SessionEntry } from "../messages/entries.ts";
 import type { NewCall, SessionMeta } from "../storage/records.ts";
 import type { ImportReply, ImportRequest } from "./import-protocol.ts";
+import { putLongTexts, type TakenText } from "./long-texts.ts";
 import { ImportError, type ParsedImport } from "./parsed-import.ts";
 
 /**
@@ -105,6 +106,8 @@ export async function openFileInWorker(
   return new Promise((resolve, reject) => {
     const entries: SessionEntry[] = [];
     const calls: NewCall[] = [];
+    /** Pieces of the long texts of the next slice, as they come. */
+    let pieces: string[] = [];
     const finish = (settle: () => void) => {
       signal?.removeEventListener("abort", cancel);
       worker.onmessage = null;
@@ -117,13 +120,27 @@ export async function openFileInWorker(
         reject(error);
       });
     const cancel = () => fail(new ImportCancelled());
+    /** The slice's long texts put back from the pieces that came before it: false (and failed) if they do not fit. */
+    const withLongTexts = <Item>(items: Item[], taken: TakenText[] | undefined): boolean => {
+      try {
+        putLongTexts(items, taken ?? [], pieces);
+        pieces = [];
+        return true;
+      } catch (error) {
+        fail(error instanceof Error ? error : new Error(String(error)));
+        return false;
+      }
+    };
     signal?.addEventListener("abort", cancel, { once: true });
     worker.onmessage = ({ data }) => {
       if (data.type === "progress") onProgress?.({ phase: data.phase, done: data.done, total: data.total });
       // One slice at a time: each message is a task of its own, so none takes long.
-      else if (data.type === "entries") for (const entry of data.entries) entries.push(entry);
-      else if (data.type === "calls") for (const call of data.calls) calls.push(call);
-      else if (data.type === "done")
+      else if (data.type === "text") pieces.push(data.piece);
+      else if (data.type === "entries") {
+        if (withLongTexts(data.entries, data.taken)) for (const entry of data.entries) entries.push(entry);
+      } else if (data.type === "calls") {
+        if (withLongTexts(data.calls, data.taken)) for (const call of data.calls) calls.push(call);
+      } else if (data.type === "done")
         finish(() => resolve({ parsed: { ...data.parsed, entries, calls }, storer: storerOf(worker) }));
       else if (data.type === "error")
         fail(data.expected ? new ImportError(data.message) : new Error(data.message));

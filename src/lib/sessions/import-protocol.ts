@@ -1,6 +1,7 @@
 import type { SessionEntry } from "../messages/entries.ts";
 import type { NewCall, SessionMeta } from "../storage/records.ts";
 import type { ReadProgress } from "./import-file.ts";
+import type { TakenText } from "./long-texts.ts";
 import type { ParsedImport } from "./parsed-import.ts";
 
 /**
@@ -22,8 +23,11 @@ export type ImportRequest =
 
 export type ImportReply =
   | ({ type: "progress" } & ReadProgress)
-  | { type: "entries"; entries: SessionEntry[] }
-  | { type: "calls"; calls: NewCall[] }
+  /** A piece of a long text taken out of the next slice of entries or calls (long-texts.ts). */
+  | { type: "text"; piece: string }
+  /** `taken`: where the long texts whose pieces came just before belong. */
+  | { type: "entries"; entries: SessionEntry[]; taken?: TakenText[] }
+  | { type: "calls"; calls: NewCall[]; taken?: TakenText[] }
   /** The parsed file without its entries and calls (sent before). */
   | { type: "done"; parsed: ParsedImport }
   /** `expected`: an ImportError, whose message is meant for the person as it is. */

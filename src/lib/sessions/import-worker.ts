@@ -4,6 +4,7 @@ import { IdbSessionStore } from "../storage/idb-store.ts";
 import type { SessionMeta } from "../storage/records.ts";
 import { readSessionFile } from "./import-file.ts";
 import { sliceLength, type ImportReply, type ImportRequest } from "./import-protocol.ts";
+import { takeLongTexts } from "./long-texts.ts";
 import { ImportError, withSystemEntry, type ParsedImport } from "./parsed-import.ts";
 
 /**
@@ -34,10 +35,17 @@ async function read(file: File): Promise<void> {
     parsed = await readSessionFile(file, (progress) => scope.postMessage({ type: "progress", ...progress }));
     const { entries, calls } = parsed;
     const length = sliceLength(entries.length + calls.length, file.size);
-    for (let start = 0; start < entries.length; start += length)
-      scope.postMessage({ type: "entries", entries: entries.slice(start, start + length) });
-    for (let start = 0; start < calls.length; start += length)
-      scope.postMessage({ type: "calls", calls: calls.slice(start, start + length) });
+    // Each slice's long texts go first, a piece per message: no message is a long task for the page to take in.
+    for (let start = 0; start < entries.length; start += length) {
+      const { items, taken, pieces } = takeLongTexts(entries.slice(start, start + length));
+      for (const piece of pieces) scope.postMessage({ type: "text", piece });
+      scope.postMessage({ type: "entries", entries: items, ...(taken.length > 0 ? { taken } : {}) });
+    }
+    for (let start = 0; start < calls.length; start += length) {
+      const { items, taken, pieces } = takeLongTexts(calls.slice(start, start + length));
+      for (const piece of pieces) scope.postMessage({ type: "text", piece });
+      scope.postMessage({ type: "calls", calls: items, ...(taken.length > 0 ? { taken } : {}) });
+    }
     scope.postMessage({ type: "done", parsed: { ...parsed, entries: [], calls: [] } });
   } catch (error) {
     scope.postMessage({

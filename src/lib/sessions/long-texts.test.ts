@@ -1,0 +1,89 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { putLongTexts, takeLongTexts } from "./long-texts.ts";
+
+/** JSON values as a session file's entries hold them, strings of any Unicode among them. */
+const text = fc.oneof(
+  fc.string(),
+  fc.string({ unit: "binary" }),
+  fc
+    .array(fc.constantFrom("\u{1F600}", "\ud800", "\udc00", "a", "é"), { maxLength: 30 })
+    .map((parts) => parts.join("")),
+);
+const json = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    text,
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(text, fc.constant("__proto__")), tie("value"), { maxKeys: 4 }),
+  ),
+})).value;
+
+/** What the page receives: a copy, as posting a message between threads makes one. */
+function sent<Item>(items: Item[]): Item[] {
+  return structuredClone(items);
+}
+
+describe("long texts sent from the import worker in pieces", () => {
+  it("arrive as they were, whatever the values and wherever pieces are cut, leaving the worker's items as they were", () => {
+    fc.assert(
+      fc.property(
+        fc.array(json, { maxLength: 5 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 5 }),
+        (items, longAt, pieceChars) => {
+          const before = structuredClone(items);
+          const { items: without, taken, pieces } = takeLongTexts(items, longAt, pieceChars);
+          expect(items).toEqual(before);
+          for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(pieceChars + 1);
+          const received = sent(without);
+          putLongTexts(received, taken, pieces);
+          expect(received).toEqual(items);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("takes a 3 MB text out of its entry and sends it in pieces of at most 1 MB, the rest of the entry as it was", () => {
+    const huge = "y".repeat(3 * 1024 * 1024 + 5);
+    const entry = {
+      type: "message",
+      id: "e0",
+      message: { role: "user", content: [{ type: "text", text: huge }] },
+    };
+    const other = { type: "message", id: "e1", message: { role: "user", content: "short" } };
+    const { items, taken, pieces } = takeLongTexts([other, entry]);
+    // The entry without the text is small; the one without a long text is the same object, not a copy.
+    expect(items[0]).toBe(other);
+    expect(JSON.stringify(items[1]).length).toBeLessThan(200);
+    expect(taken).toEqual([{ item: 1, path: ["message", "content", 0, "text"], pieces: 4 }]);
+    expect(pieces.every((piece) => piece.length <= 1024 * 1024)).toBe(true);
+    const received = sent(items);
+    putLongTexts(received, taken, pieces);
+    expect(received[1]?.message.content[0]?.text === huge).toBe(true);
+  });
+
+  it("keeps a surrogate pair in one piece", () => {
+    const { pieces } = takeLongTexts([{ text: "ab\u{1F600}cd" }], 4, 3);
+    expect(pieces).toEqual(["ab\u{1F600}", "cd"]);
+  });
+
+  it("puts a text under the key __proto__ back as a key, not as the object's prototype", () => {
+    const item = JSON.parse(`{"__proto__": "${"z".repeat(20)}"}`) as Record<string, unknown>;
+    const { items, taken, pieces } = takeLongTexts([item], 10, 4);
+    const received = sent(items);
+    putLongTexts(received, taken, pieces);
+    expect(Object.getPrototypeOf(received[0])).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(received[0], "__proto__")?.value).toBe("z".repeat(20));
+  });
+
+  it("says so when the pieces received do not add up to the texts taken", () => {
+    const { items, taken, pieces } = takeLongTexts([{ text: "x".repeat(20) }], 10, 4);
+    expect(() => putLongTexts(sent(items), taken, pieces.slice(1))).toThrow(/fewer pieces/);
+    expect(() => putLongTexts(sent(items), taken, [...pieces, "extra"])).toThrow(/more pieces/);
+  });
+});
