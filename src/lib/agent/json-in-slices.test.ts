@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { jsonLike } from "../../shared/json-values.test-support.ts";
 import { holdsLongString, jsonInSlices, type SliceOptions } from "./json-in-slices.ts";
 
 /** Run the generator to its end: its pieces joined, and how many times it yielded. */
@@ -13,29 +14,7 @@ function run(value: unknown, options?: SliceOptions): { json: string | undefined
   }
 }
 
-/** Strings of any Unicode: surrogate pairs, lone surrogates, controls and quotes that JSON escapes. */
-const text = fc.oneof(
-  fc.string(),
-  fc.string({ unit: "grapheme" }),
-  fc.string({ unit: "binary" }),
-  fc
-    .array(fc.constantFrom("\u{1F600}", "\ud800", "\udc00", '"', "\\", "\n", "\u0000", "é", "a"), {
-      maxLength: 40,
-    })
-    .map((parts) => parts.join("")),
-);
-const value = fc.letrec((tie) => ({
-  value: fc.oneof(
-    { depthSize: "small" },
-    text,
-    fc.double(),
-    fc.boolean(),
-    fc.constant(null),
-    fc.constant(undefined),
-    fc.array(tie("value"), { maxLength: 4 }),
-    fc.dictionary(text, tie("value"), { maxKeys: 4 }),
-  ),
-})).value;
+const value = jsonLike();
 
 describe("JSON made in slices", () => {
   it("is byte for byte JSON.stringify's, whatever the strings and wherever slices fall", () => {

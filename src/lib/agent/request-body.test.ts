@@ -9,6 +9,7 @@ import {
 } from "@earendil-works/pi-ai";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
+import { anyText, jsonLike } from "../../shared/json-values.test-support.ts";
 import { zeroUsage } from "../../shared/usage.ts";
 import { createProxyStreamFn } from "./proxy-stream.ts";
 import { chunkPreparer, idleTime, messagesJsonParts, prepareWhenIdle } from "./request-body.ts";
@@ -53,21 +54,8 @@ async function appBody(model: Model<string>, context: TranscriptContext, options
   return new Uint8Array(await new Response(body).arrayBuffer());
 }
 
-/** JSON-like values as messages carry them, with strings of any Unicode (lone surrogates too). */
-const text = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" }));
-const value = fc.letrec((tie) => ({
-  value: fc.oneof(
-    { depthSize: "small" },
-    text,
-    fc.double(),
-    fc.integer(),
-    fc.boolean(),
-    fc.constant(null),
-    fc.constant(undefined),
-    fc.array(tie("value"), { maxLength: 4 }),
-    fc.dictionary(text, tie("value"), { maxKeys: 4 }),
-  ),
-})).value;
+const text = anyText;
+const value = jsonLike();
 
 // Typed as pi's messages (the generated `details` and arguments are JSON with undefined in places, as a
 // message read back from anywhere may carry).

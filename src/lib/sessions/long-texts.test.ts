@@ -1,26 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { anyText, jsonLike } from "../../shared/json-values.test-support.ts";
 import { putLongTexts, takeLongTexts } from "./long-texts.ts";
 
-/** JSON values as a session file's entries hold them, strings of any Unicode among them. */
-const text = fc.oneof(
-  fc.string(),
-  fc.string({ unit: "binary" }),
-  fc
-    .array(fc.constantFrom("\u{1F600}", "\ud800", "\udc00", "a", "é"), { maxLength: 30 })
-    .map((parts) => parts.join("")),
-);
-const json = fc.letrec((tie) => ({
-  value: fc.oneof(
-    { depthSize: "small" },
-    text,
-    fc.double(),
-    fc.boolean(),
-    fc.constant(null),
-    fc.array(tie("value"), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(text, fc.constant("__proto__")), tie("value"), { maxKeys: 4 }),
-  ),
-})).value;
+/** JSON values as a session file's entries hold them, "__proto__" among their keys. */
+const json = jsonLike(fc.oneof(anyText, fc.constant("__proto__")));
 
 /** What the page receives: a copy, as posting a message between threads makes one. */
 function sent<Item>(items: Item[]): Item[] {
