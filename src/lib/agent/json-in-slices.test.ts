@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { joinPieces } from "../ui/joined-text.ts";
+import { wholeReads } from "../ui/whole-reads.test-support.ts";
 import { jsonLike } from "../../shared/json-values.test-support.ts";
 import { holdsLongString, jsonInSlices, type SliceOptions } from "./json-in-slices.ts";
 
@@ -74,5 +76,18 @@ describe("JSON made in slices", () => {
     const looped: { self?: unknown; text: string } = { text: "short" };
     looped.self = looped;
     expect(holdsLongString(looped, 8)).toBe(false);
+  });
+
+  it("reads a text joined from pieces (an imported one) from its pieces, never whole, to the same bytes", () => {
+    const pieces = ["a\u00e9".repeat(40_000), "\ud83d\ude00\n".repeat(40_000), '"b'.repeat(40_000)];
+    const message = { role: "user", content: [{ type: "text", text: joinPieces(pieces, pieces) }] };
+    const text = message.content[0]?.text as string;
+    let joined = "";
+    expect(
+      wholeReads(text, () => {
+        joined = run(message, { longAt: 64 * 1024, sliceChars: 50_001 }).json ?? "";
+      }),
+    ).toBe(0);
+    expect(joined).toBe(JSON.stringify(message));
   });
 });

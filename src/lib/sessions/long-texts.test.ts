@@ -2,6 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { anyText, jsonLike } from "../../shared/json-values.test-support.ts";
 import { putLongTexts, takeLongTexts } from "./long-texts.ts";
+import { textSlice } from "../ui/joined-text.ts";
+import { wholeReads } from "../ui/whole-reads.test-support.ts";
 
 /** JSON values as a session file's entries hold them, "__proto__" among their keys. */
 const json = jsonLike(fc.oneof(anyText, fc.constant("__proto__")));
@@ -69,5 +71,18 @@ describe("long texts sent from the import worker in pieces", () => {
     const { items, taken, pieces } = takeLongTexts([{ text: "x".repeat(20) }], 10, 4);
     expect(() => putLongTexts(sent(items), taken, pieces.slice(1))).toThrow(/fewer pieces/);
     expect(() => putLongTexts(sent(items), taken, [...pieces, "extra"])).toThrow(/more pieces/);
+  });
+
+  it("puts a text back as one read from its pieces: slicing it never makes it one flat string", () => {
+    const huge = "z".repeat(3 * 1024 * 1024 + 5);
+    const entry = { type: "message", id: "e0", message: { role: "user", content: huge } };
+    const { items, taken, pieces } = takeLongTexts([entry]);
+    const received = sent(items);
+    putLongTexts(received, taken, pieces);
+    const text = received[0]?.message.content as string;
+    expect(wholeReads(text, () => expect(textSlice(text, 1024 * 1024 - 1, 1024 * 1024 + 1)).toBe("zz"))).toBe(
+      0,
+    );
+    expect(text).toBe(huge);
   });
 });

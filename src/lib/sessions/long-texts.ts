@@ -1,10 +1,13 @@
+import { joinPieces } from "../ui/joined-text.ts";
+
 /**
  * Long texts sent from the import worker to the page in pieces. A message posted between threads is copied
  * into the receiving page in one task: an entry holding a text of 30 MB (a session file's one huge line)
  * made one task of 125 ms or more on the page (Chromium trace, 3 December), however the entries around
  * it were sliced. The worker takes such texts out of the items it sends (leaving "" in their place) and
  * sends each in pieces of its own, each a small task to receive; the page joins a text's pieces (a rope
- * of them: V8 makes one flat string of it when first read) and puts it back where it was.
+ * of them that remembers them, `joinPieces`: the page shows and serializes it from its pieces, never as
+ * one flat string) and puts it back where it was.
  */
 
 /** A string this long or longer is sent apart from its item, in pieces. */
@@ -119,8 +122,10 @@ export function putLongTexts<Item>(
   for (const { item, path, pieces: count } of taken) {
     if (next + count > pieces.length)
       throw new Error("the import worker sent fewer pieces of text than it said");
-    let text = "";
-    for (const end = next + count; next < end; next++) text += pieces[next] as string;
+    // Joined as a rope that remembers its pieces (`joinPieces`): made one flat string, a text of 30 MB was
+    // a task of 130 ms or more on the page, the time fresh memory takes to be written.
+    const text = joinPieces(pieces.slice(next, next + count), items[item] as object);
+    next += count;
     let holder: unknown = items;
     const keys = [item, ...path];
     for (const key of keys.slice(0, -1)) holder = (holder as Record<string | number, unknown>)[key];

@@ -42,6 +42,18 @@ export function textPieces(text: string, target = PIECE_CHARS): string[] {
 export const TEXT_SHOWN_CHARS = positiveInt(import.meta.env?.VITE_TEXT_SHOWN_CHARS) ?? 200_000;
 
 /**
+ * How the shown part is cut from a text: `joined-text.ts`, loaded with the first import that joins a text
+ * from pieces, sets its `textSlice`, which reads such a text from its pieces (slicing it whole would make it
+ * one flat string of megabytes). Set there, not imported here: until then no text is joined, and the first
+ * page load does not carry it.
+ */
+let sliceText = (text: string, start: number, end: number): string => text.slice(start, end);
+
+export function cutShownTextWith(slice: (text: string, start: number, end: number) => string): void {
+  sliceText = slice;
+}
+
+/**
  * The part of a text shown with `pages` pages revealed, in pieces, and how many characters it leaves out.
  * Only the shown part is cut into pieces, so the work done as the text grows past it stays the same.
  */
@@ -52,6 +64,7 @@ export function shownText(
   target = PIECE_CHARS,
 ): { pieces: string[]; hidden: number } {
   const limit = pages * pageChars;
-  const shown = text.length <= limit ? text : text.slice(0, limit);
+  // Read from its pieces when it was joined from them: slicing the whole would flatten megabytes.
+  const shown = text.length <= limit ? text : sliceText(text, 0, limit);
   return { pieces: textPieces(shown, target), hidden: text.length - shown.length };
 }
