@@ -324,4 +324,37 @@ describe("the request body", () => {
       vi.restoreAllMocks();
     }
   });
+
+  it("prepares nothing while the page is scrolled, and goes on once the scrolling has stopped", () => {
+    const periods: IdleRequestCallback[] = [];
+    vi.stubGlobal("requestIdleCallback", (callback: IdleRequestCallback) => periods.push(callback));
+    vi.stubGlobal("cancelIdleCallback", () => undefined);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const period: IdleDeadline = { didTimeout: false, timeRemaining: () => 50 };
+    const messages: Message[] = [{ role: "user", content: "scrolled past", timestamp: 0 }];
+    let asked = 0;
+    let quietIn = 400;
+    try {
+      prepareWhenIdle(
+        () => {
+          asked++;
+          return messages;
+        },
+        { untilQuiet: () => quietIn },
+      );
+      periods[0]?.(period);
+      // Scrolled a moment ago: the idle period passes without touching the session, and no other is asked
+      // for (which would run between the scroll's frames) until the scrolling has stopped.
+      expect(asked).toBe(0);
+      expect(periods).toHaveLength(1);
+      quietIn = 0;
+      vi.advanceTimersByTime(400);
+      expect(periods).toHaveLength(2);
+      periods[1]?.(period);
+      expect(asked).toBe(1);
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    }
+  });
 });

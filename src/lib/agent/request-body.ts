@@ -1,6 +1,7 @@
 import type { Message } from "@earendil-works/pi-ai";
 import { DEFAULT_SLICES, holdsLongString, jsonInSlices } from "./json-in-slices.ts";
 import { yieldToPage, type Yield } from "./yield-to-page.ts";
+import { pageScrollQuiet, type ScrollQuiet } from "../ui/scroll-quiet.ts";
 
 // The request's `context.messages` as JSON, without serializing a large session in one task on the page's
 // thread. The array's JSON is made of chunks, each the JSON of a run of consecutive messages, kept as a Blob
@@ -272,19 +273,43 @@ export function idleTime(deadline: IdleDeadline, now: () => number = () => perfo
   return () => deadline.timeRemaining() > 4 && now() - started < IDLE_SLICE_MS;
 }
 
+/**
+ * How long after the last scroll preparing waits. A session of 100,000 facts opened is still being prepared
+ * when its reader starts scrolling: each idle period's slice then fell between the scroll's frames (up to
+ * 80 ms of the page's thread over a scroll of 60 moves), with its strings for the collector and its Blobs
+ * registered with the browser. A request sent meanwhile serializes what is missing.
+ */
+const QUIET_AFTER_SCROLL_MS = 1_000;
+
 /** The idle callback preparing chunks now, if any: one at a time, the latest session's. */
 let preparing: number | undefined;
+/** The timer waiting for scrolling to stop before preparing goes on, if any. */
+let postponed: ReturnType<typeof setTimeout> | undefined;
 
 /**
- * Prepare, while the page is idle, the chunks the next request would need (`messages` is asked again at
- * each idle period, so it follows the session); a request made sooner serializes what is missing itself.
+ * Prepare, while the page is idle and not scrolled, the chunks the next request would need (`messages` is
+ * asked again at each idle period, so it follows the session); a request made sooner serializes what is
+ * missing itself.
  */
-export function prepareWhenIdle(messages: () => readonly Message[]): void {
+export function prepareWhenIdle(
+  messages: () => readonly Message[],
+  scrolls: ScrollQuiet = pageScrollQuiet(),
+): void {
   if (typeof requestIdleCallback !== "function") return;
   if (preparing !== undefined) cancelIdleCallback(preparing);
+  if (postponed !== undefined) clearTimeout(postponed);
+  preparing = postponed = undefined;
   const prepare = chunkPreparer(messages);
   const step = (deadline: IdleDeadline) => {
     preparing = undefined;
+    const wait = scrolls.untilQuiet(QUIET_AFTER_SCROLL_MS);
+    if (wait > 0) {
+      postponed = setTimeout(() => {
+        postponed = undefined;
+        preparing = requestIdleCallback(step);
+      }, wait);
+      return;
+    }
     if (!prepare(idleTime(deadline))) preparing = requestIdleCallback(step);
   };
   preparing = requestIdleCallback(step);
