@@ -1,3 +1,4 @@
+import { viewPasses } from "./view-passes.ts";
 import type { AgentMessage, ThinkingLevel } from "@earendil-works/pi-agent-core";
 import {
   contentText,
@@ -278,7 +279,8 @@ export class ChatSession {
    */
   async #beforeFirstRender(entries: number): Promise<void> {
     if (!separatesRender(entries)) return;
-    for (const pass of [() => this.facts, () => this.modelView, () => this.usage]) {
+    const views = viewPasses.map((pass) => () => pass(this.facts));
+    for (const pass of [() => this.facts, () => this.modelView, () => this.usage, ...views]) {
       await yieldToPage();
       pass();
     }

@@ -7,6 +7,7 @@ import { UsageSummer } from "../models/usage.ts";
 import { ModelViewProjector } from "../model-view/project.ts";
 import { SessionProjector } from "../model-view/session-projection.ts";
 import { testSessionMeta } from "../storage/session-meta.test-support.ts";
+import { viewPasses } from "./view-passes.ts";
 
 /** What happened as a session opened, in order: each task given back to the page, each pass over its facts. */
 const log: string[] = [];
@@ -67,6 +68,13 @@ async function openStored(turns: number): Promise<ChatSession> {
   return session;
 }
 
+/** A view's pass (the chat's layout is one), logged with the facts it was given. */
+const viewPass = (facts: readonly unknown[]) => {
+  log.push("view");
+  results.set("view", facts);
+};
+viewPasses.push(viewPass);
+
 function logPasses(): void {
   logPass("projection", SessionProjector.prototype, "project");
   logPass("model view", ModelViewProjector.prototype, "project");
@@ -87,14 +95,20 @@ function expectPassesApart(
     expect(opened).toContain(event);
     return opened.slice(0, opened.indexOf(event)).filter((each) => each === "yield").length;
   };
-  const [indexed, projection, modelView, usage] = ["indexed", "projection", "model view", "usage"].map(
-    tasksBefore,
-  );
+  const [indexed, projection, modelView, usage, view] = [
+    "indexed",
+    "projection",
+    "model view",
+    "usage",
+    "view",
+  ].map(tasksBefore);
   expect(indexed).toBeGreaterThanOrEqual(1);
   expect(projection).toBeGreaterThan(indexed as number);
   expect(modelView).toBeGreaterThan(projection as number);
   expect(usage).toBeGreaterThan(modelView as number);
+  expect(view).toBeGreaterThan(usage as number);
   expect(opened.at(-1)).toBe("yield");
+  expect(kept.get("view")).toBe(session.facts);
   expect(session.projection).toBe(kept.get("projection"));
   expect(session.modelView).toBe(kept.get("model view"));
   expect(session.usage).toBe(kept.get("usage"));
@@ -135,5 +149,6 @@ describe("opening a session of many entries", () => {
   it("opens a small session in the task that made it", async () => {
     await openStored(10);
     expect(log).not.toContain("yield");
+    expect(log).not.toContain("view");
   });
 });

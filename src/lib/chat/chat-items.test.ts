@@ -5,7 +5,15 @@ import {
   createInjectedAssistantMessage,
   createUserMessage,
 } from "../messages/factories.ts";
-import { canRetry, ChatLayouter, layoutChat, placeMarkers, type ChatLayout } from "./chat-items.ts";
+import { viewPasses } from "../agent/view-passes.ts";
+import {
+  canRetry,
+  ChatLayouter,
+  layoutAhead,
+  layoutChat,
+  placeMarkers,
+  type ChatLayout,
+} from "./chat-items.ts";
 
 describe("layoutChat", () => {
   it("moves tool results into their call, leaves out display:false custom messages, keeps the rest in order", () => {
@@ -109,6 +117,20 @@ describe("ChatLayouter", () => {
     expect(answered.results).not.toBe(first.results);
     expect(answered.results.get("c1")?.index).toBe(2);
     expect(first.results.has("c1")).toBe(false);
+  });
+});
+
+describe("layoutAhead", () => {
+  it("is a pass made before a large session's first render, whose layout the first layouter of those facts takes", () => {
+    expect(viewPasses).toContain(layoutAhead);
+    const facts = [createUserMessage("q"), createInjectedAssistantMessage("a"), createUserMessage("q2")];
+    const made = layoutAhead(facts);
+    expect(made).toEqual(layoutChat(facts));
+    // Taken: the render reads the very layout made ahead, and a second layouter makes its own.
+    expect(new ChatLayouter().layout(facts)).toBe(made);
+    const second = new ChatLayouter().layout(facts);
+    expect(second).toEqual(made);
+    expect(second).not.toBe(made);
   });
 });
 

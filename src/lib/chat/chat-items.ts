@@ -1,6 +1,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { ToolResultMessage } from "@earendil-works/pi-ai";
 import { startsWith } from "../../shared/starts-with.ts";
+import { viewPasses } from "../agent/view-passes.ts";
 
 /** One entry of the conversation as people read it; `index` is the fact's position in the session. */
 export interface ChatItem {
@@ -65,6 +66,21 @@ function place(build: LayoutBuild, message: AgentMessage, index: number): void {
   build.messages.push(message);
 }
 
+/** Layouts made ahead of a session's first render, each taken by the first layouter that lays out its facts. */
+const madeAhead = new WeakMap<readonly AgentMessage[], LayoutBuild>();
+
+/**
+ * Lay out `facts` now (the layout made is returned), for the layouter that lays them out next: made in a task of its own before a large
+ * session is first shown, it is not part of the render's task.
+ */
+export function layoutAhead(facts: readonly AgentMessage[]): ChatLayout {
+  let made = madeAhead.get(facts);
+  if (!made) madeAhead.set(facts, (made = layoutChat(facts)));
+  return made;
+}
+
+viewPasses.push(layoutAhead);
+
 /**
  * `layoutChat` kept up to date as the session changes, cheaply when facts were only appended (every
  * message of a run): the earlier facts keep their places and only the new ones are laid out, where a
@@ -103,7 +119,10 @@ export class ChatLayouter {
       this.#build = build;
       return build;
     }
-    this.#build = layoutChat(facts);
+    // Taken, not shared: a layouter extends its build's set of call ids as facts are appended.
+    const ahead = madeAhead.get(facts);
+    madeAhead.delete(facts);
+    this.#build = ahead ?? layoutChat(facts);
     return this.#build;
   }
 }
