@@ -207,4 +207,48 @@ describe("SessionWriter", () => {
     expect((await ctx.store.getMeta("s"))?.leafId).toBe(ctx.root.id);
     expect(ctx.writer.pending).toBe(false);
   });
+
+  it("stores a new message without indexing the records the session was opened with", async () => {
+    const store = new MemorySessionStore();
+    const opened = chainEntries([system, createApprovalRequest({ action: "deploy" }, 1)], null);
+    const created = await store.createSession(meta(), opened);
+    let indexReads = 0;
+    // Each opened record counts the reads of its entry: an index of the session reads every one.
+    const records = created.records.map((record) => ({
+      ...record,
+      get entry() {
+        indexReads++;
+        return record.entry;
+      },
+    }));
+    let leaf: string | null = opened.at(-1)?.id ?? null;
+    const writer = new SessionWriter(
+      store,
+      "s",
+      { records, meta: created.meta },
+      {
+        onStatus: () => undefined,
+        onWritten: () => undefined,
+        exclusive: async (write) => (await write(), true),
+        meta,
+        leaf: () => leaf,
+      },
+    );
+    const added = chainEntries([createUserMessage("new", 2)], leaf);
+    leaf = added.at(-1)?.id ?? leaf;
+    writer.append(added);
+    await writer.flush();
+    expect(indexReads).toBe(0);
+    expect(writer.isStored(added[0]?.id ?? "")).toBe(true);
+    expect(indexReads).toBe(0);
+
+    // Replacing an opened entry needs its sequence number: the index is made then, and the entry stored in place.
+    const request = opened[1] as MessageEntry;
+    writer.replace({ ...request, message: { ...request.message, status: "approved" } as AgentMessage });
+    await writer.flush();
+    expect(indexReads).toBeGreaterThan(0);
+    const loaded = await store.loadSession("s");
+    expect(loaded?.records.map((record) => record.seq)).toEqual([0, 1, 2]);
+    expect(messageOf(loaded?.records[1]?.entry)).toMatchObject({ status: "approved" });
+  });
 });

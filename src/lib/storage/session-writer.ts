@@ -36,10 +36,16 @@ export class SessionWriter {
   readonly #store: SessionStore;
   readonly #sessionId: string;
   readonly #hooks: WriterHooks;
-  /** Sequence number of every stored entry, by entry id: made when first asked (see #seqOf). */
-  #seqs: Map<string, number> | undefined;
-  /** The records the session was opened with, until #seqs is made from them. */
+  /** Sequence numbers of the records the session was opened with, by entry id: made when first asked. */
+  #openedSeqs: Map<string, number> | undefined;
+  /** The records the session was opened with, until #openedSeqs is made from them. */
   #opened: readonly EntryRecord[];
+  /**
+   * Sequence numbers learned since the session opened (this tab's writes, another tab's records), kept
+   * apart so that storing a new message never indexes the whole session: at 100,000 entries that index
+   * would fall in the first write of a send, before its reply.
+   */
+  readonly #laterSeqs = new Map<string, number>();
   #appends: SessionEntry[] = [];
   readonly #replaces = new Map<string, SessionEntry>();
   #storedLeaf: string | null;
@@ -83,17 +89,19 @@ export class SessionWriter {
   }
 
   /**
-   * The stored entries' sequence numbers, indexed when first needed (a replaced entry, a question from the
-   * transcript, another tab's records) rather than as the session opens: at 100,000 entries the index costs
-   * tens of milliseconds that opening a session would otherwise spend in one task.
+   * A stored entry's sequence number. The opened records are indexed when one is first looked up (a
+   * replaced entry, a question from the transcript) rather than as the session opens: at 100,000 entries
+   * the index costs tens of milliseconds that opening a session would otherwise spend in one task.
    */
-  get #seqOf(): Map<string, number> {
-    if (!this.#seqs) {
-      this.#seqs = new Map();
-      for (const record of this.#opened) this.#seqs.set(record.entry.id, record.seq);
+  #seqOf(entryId: string): number | undefined {
+    const later = this.#laterSeqs.get(entryId);
+    if (later !== undefined) return later;
+    if (!this.#openedSeqs) {
+      this.#openedSeqs = new Map();
+      for (const record of this.#opened) this.#openedSeqs.set(record.entry.id, record.seq);
       this.#opened = [];
     }
-    return this.#seqs;
+    return this.#openedSeqs.get(entryId);
   }
 
   /** Resolves once everything in memory is stored (or the writer is closed). */
@@ -103,7 +111,7 @@ export class SessionWriter {
   }
 
   isStored(entryId: string): boolean {
-    return this.#seqOf.has(entryId);
+    return this.#seqOf(entryId) !== undefined;
   }
 
   /** New entries, in order of creation: store them soon. */
@@ -127,7 +135,7 @@ export class SessionWriter {
 
   /** Records another tab stored, and the revision they brought the session to: known, never written again. */
   adoptRemote(records: readonly EntryRecord[], meta: SessionMeta): void {
-    for (const record of records) this.#seqOf.set(record.entry.id, record.seq);
+    for (const record of records) this.#laterSeqs.set(record.entry.id, record.seq);
     this.#revision = Math.max(this.#revision, meta.revision);
     this.#storedLeaf = meta.leafId;
     this.#created = true;
@@ -186,13 +194,13 @@ export class SessionWriter {
       result = await this.#store.write(this.#sessionId, {
         append: appends,
         replace: replaces.flatMap((entry) => {
-          const seq = this.#seqOf.get(entry.id);
+          const seq = this.#seqOf(entry.id);
           return seq === undefined ? [] : [{ seq, entry }];
         }),
         leafId: leaf,
       });
     }
-    for (const record of result.records) this.#seqOf.set(record.entry.id, record.seq);
+    for (const record of result.records) this.#laterSeqs.set(record.entry.id, record.seq);
     this.#appends = this.#appends.slice(appends.length);
     for (const entry of replaces) if (this.#replaces.get(entry.id) === entry) this.#replaces.delete(entry.id);
     this.#revision = result.meta.revision;
