@@ -100,4 +100,74 @@ describe("HeightIndex", () => {
       ),
     );
   });
+
+  it("grows with a list that grows an item at a time without copying its heights at every item", () => {
+    const real = globalThis.Float64Array;
+    let made = 0;
+    globalThis.Float64Array = new Proxy(real, {
+      construct(target, args: [number]) {
+        made++;
+        return new target(...args);
+      },
+    });
+    try {
+      const index = new HeightIndex<{ index: number }>(20);
+      let list: { index: number }[] = [];
+      for (let count = 0; count < 1_000; count++) {
+        list = [...list, { index: count }];
+        index.setItems(list);
+        if (count % 100 === 0) index.measure(count, 30);
+      }
+      // Two arrays (heights and offsets), each grown by half again when full: about 2 × 17 for 1,000 items.
+      expect(made).toBeLessThan(40);
+      // The first item is measured at 30 as it comes; every later one is laid out at that mean.
+      expect(index.total).toBe(1_000 * 30);
+    } finally {
+      globalThis.Float64Array = real;
+    }
+  });
+
+  it("lays out any sequence of lists and measurements as an index made afresh for the last list would", () => {
+    const pool = items(60);
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            from: fc.nat({ max: 59 }),
+            length: fc.nat({ max: 60 }),
+            measures: fc.array(fc.record({ at: fc.nat(), height: fc.integer({ min: 1, max: 90 }) }), {
+              maxLength: 5,
+            }),
+          }),
+          { minLength: 1, maxLength: 12 },
+        ),
+        (steps) => {
+          const reused = new HeightIndex<{ index: number }>(20);
+          const measured = new Map<{ index: number }, number>();
+          let list: { index: number }[] = [];
+          for (const { from, length, measures } of steps) {
+            list = pool.slice(from, from + length);
+            reused.setItems(list);
+            for (const { at, height } of measures) {
+              if (list.length === 0) continue;
+              const item = list[at % list.length] as { index: number };
+              reused.measure(at % list.length, height);
+              measured.set(item, height);
+            }
+          }
+          // Unmeasured items of the last list took the estimate of their own time: compare measured ones only.
+          const fresh = new HeightIndex<{ index: number }>(20);
+          fresh.setItems(list);
+          list.forEach((item, at) => {
+            const height = measured.get(item);
+            if (height !== undefined) fresh.measure(at, height);
+            else fresh.measure(at, reused.heightOf(at));
+          });
+          expect(reused.count).toBe(list.length);
+          for (let at = 0; at <= list.length; at++) expect(reused.offsetOf(at)).toBe(fresh.offsetOf(at));
+          expect(reused.heightOf(list.length)).toBe(reused.estimate);
+        },
+      ),
+    );
+  });
 });

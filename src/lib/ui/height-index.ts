@@ -8,7 +8,10 @@ export class HeightIndex<Item extends object> {
   readonly #measured = new WeakMap<Item, number>();
   readonly #fallback: number;
   #items: readonly Item[] = [];
-  /** Each item's height as laid out now: measured, or the estimate at the time the list last changed. */
+  /**
+   * Each item's height as laid out now: measured, or the estimate at the time the list last changed. Both
+   * arrays have room beyond the list's length (see withRoom); only the first `count` (+1) entries mean anything.
+   */
   #heights = new Float64Array(0);
   /** offsets[i] is the top of item i; offsets[length] the total height. */
   #offsets = new Float64Array(1);
@@ -27,20 +30,14 @@ export class HeightIndex<Item extends object> {
     const previous = this.#items;
     this.#items = items;
     const count = items.length;
-    const heights = new Float64Array(count);
-    const estimate = this.estimate;
     // Items kept in place (a list that grew at its end) keep their heights without a lookup.
     let kept = 0;
     while (kept < count && kept < previous.length && previous[kept] === items[kept]) kept++;
-    heights.set(this.#heights.subarray(0, kept));
+    this.#heights = withRoom(this.#heights, count, kept);
+    this.#offsets = withRoom(this.#offsets, count + 1, kept + 1);
+    const estimate = this.estimate;
     for (let index = kept; index < count; index++)
-      heights[index] = this.#measured.get(items[index] as Item) ?? estimate;
-    this.#heights = heights;
-    if (this.#offsets.length !== count + 1) {
-      const offsets = new Float64Array(count + 1);
-      offsets.set(this.#offsets.subarray(0, Math.min(kept + 1, this.#offsets.length, count + 1)));
-      this.#offsets = offsets;
-    }
+      this.#heights[index] = this.#measured.get(items[index] as Item) ?? estimate;
     this.#staleFrom = Math.min(this.#staleFrom, kept);
   }
 
@@ -54,7 +51,7 @@ export class HeightIndex<Item extends object> {
   }
 
   heightOf(index: number): number {
-    return this.#heights[index] ?? this.estimate;
+    return (index < this.#items.length ? this.#heights[index] : undefined) ?? this.estimate;
   }
 
   /**
@@ -150,4 +147,17 @@ export class HeightIndex<Item extends object> {
     this.#staleFrom = count + 1;
     return this.#offsets;
   }
+}
+
+/**
+ * `array` if it holds `length` values, else a larger one holding its first `keep`. A list that grows an item
+ * at a time (every message of a run) then reallocates now and then instead of at every item: at 100,000
+ * items each copy is a large allocation, and a send made two of them before its reply.
+ */
+function withRoom(array: Float64Array<ArrayBuffer>, length: number, keep: number): Float64Array<ArrayBuffer> {
+  // A list much shorter than the room it had (another session, a branch) gives the memory back.
+  if (length <= array.length && length * 4 >= array.length) return array;
+  const next = new Float64Array(length > array.length ? length + (length >> 1) : length);
+  next.set(array.subarray(0, keep));
+  return next;
 }
