@@ -339,8 +339,10 @@ export class SessionAgent {
   #sourcesOf(messages: readonly Message[]): (string | null)[] {
     const { transcript } = this.#host;
     const view = this.#host.modelView();
+    // Read once: each read of the projection is a reactive read, and a request holds every message.
+    const { factIds } = transcript.projection;
     return requestSources(messages, view.messages, view.sourceOf).map((fact) =>
-      fact < 0 ? null : (transcript.entryIdAt(fact) ?? null),
+      fact < 0 ? null : (factIds[fact] ?? null),
     );
   }
 
