@@ -210,9 +210,6 @@ export async function largeSessions({ browser, baseURL, benchBundle, record, run
       await page.locator(".messages .item").last().waitFor({ timeout: 120_000 });
       open.push(Date.now() - started);
       await settled(page);
-      // The page before this reload left its whole session as garbage, which the engine would otherwise
-      // collect during the scroll: the scroll is measured from a collected heap, at both sizes alike.
-      await cdp.send("HeapProfiler.collectGarbage");
       // A reader scrolling back through the chat of a session just opened: every task traced, not only
       // those the Long Tasks API reports, so the two sizes compare below 50 ms too.
       const { longest } = await longestTracedTask(browser, page, () =>
