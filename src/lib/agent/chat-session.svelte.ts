@@ -1,4 +1,3 @@
-import { viewPasses } from "./view-passes.ts";
 import type { AgentMessage, ThinkingLevel } from "@earendil-works/pi-agent-core";
 import {
   contentText,
@@ -46,6 +45,7 @@ import type { ToolDefinition } from "./tools/tool-definitions.ts";
 import type { ReplayChanges } from "./replay/replay-plan.ts";
 import type { ReplayRun } from "./replay/replay-run.svelte.ts";
 import type { ColumnSetup, ColumnTurn, VariantLink } from "./variant-sets/variant-set.ts";
+import { viewPasses } from "./view-passes.ts";
 
 /**
  * One open session, as the UI sees it. It composes the parts that each do one job — the transcript (the
