@@ -25,6 +25,9 @@ test("the payload folds, searches and copies a node's path", async ({ page }) =>
   await openPlayground(page);
   await page.getByRole("button", { name: "Load example" }).click();
   await page.getByRole("menuitem", { name: /an approval trail/ }).click();
+  // The example opens as a session of its own, with its own composer: typed before it shows (a loaded
+  // machine), the message went to the composer it replaced, and Send stayed disabled.
+  await expect(page.getByRole("region", { name: "Approval request: Run save_note" })).toBeVisible();
   await sendMessage(page, "where is the needle?");
   await expect(lastReply(page)).toContainText("I received", { timeout: 15_000 });
   const call = await openPayload(page);
