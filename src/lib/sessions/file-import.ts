@@ -1,7 +1,7 @@
 import type { SessionEntry } from "../messages/entries.ts";
 import type { NewCall, SessionMeta } from "../storage/records.ts";
-import type { ImportReply, ImportRequest } from "./import-protocol.ts";
-import { putLongTexts, type TakenText } from "./long-texts.ts";
+import type { ImportReply, ImportRequest, TextsApart } from "./import-protocol.ts";
+import { putLongTexts } from "./long-texts.ts";
 import { ImportError, type ParsedImport } from "./parsed-import.ts";
 
 /**
@@ -121,9 +121,9 @@ export async function openFileInWorker(
       });
     const cancel = () => fail(new ImportCancelled());
     /** The slice's long texts put back from the pieces that came before it: false (and failed) if they do not fit. */
-    const withLongTexts = <Item>(items: Item[], taken: TakenText[] | undefined): boolean => {
+    const withLongTexts = <Item>(items: Item[], { taken, pooled, pool }: TextsApart): boolean => {
       try {
-        putLongTexts(items, taken ?? [], pieces);
+        putLongTexts(items, taken ?? [], pieces, pooled, pool);
         pieces = [];
         return true;
       } catch (error) {
@@ -137,9 +137,9 @@ export async function openFileInWorker(
       // One slice at a time: each message is a task of its own, so none takes long.
       else if (data.type === "text") pieces.push(data.piece);
       else if (data.type === "entries") {
-        if (withLongTexts(data.entries, data.taken)) for (const entry of data.entries) entries.push(entry);
+        if (withLongTexts(data.entries, data)) for (const entry of data.entries) entries.push(entry);
       } else if (data.type === "calls") {
-        if (withLongTexts(data.calls, data.taken)) for (const call of data.calls) calls.push(call);
+        if (withLongTexts(data.calls, data)) for (const call of data.calls) calls.push(call);
       } else if (data.type === "done")
         finish(() => resolve({ parsed: { ...data.parsed, entries, calls }, storer: storerOf(worker) }));
       else if (data.type === "error")

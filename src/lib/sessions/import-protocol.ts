@@ -1,7 +1,7 @@
 import type { SessionEntry } from "../messages/entries.ts";
 import type { NewCall, SessionMeta } from "../storage/records.ts";
 import type { ReadProgress } from "./import-file.ts";
-import type { TakenText } from "./long-texts.ts";
+import type { PooledText, TakenText } from "./long-texts.ts";
 import type { ParsedImport } from "./parsed-import.ts";
 
 /**
@@ -25,9 +25,12 @@ export type ImportReply =
   | ({ type: "progress" } & ReadProgress)
   /** A piece of a long text taken out of the next slice of entries or calls (long-texts.ts). */
   | { type: "text"; piece: string }
-  /** `taken`: where the long texts whose pieces came just before belong. */
-  | { type: "entries"; entries: SessionEntry[]; taken?: TakenText[] }
-  | { type: "calls"; calls: NewCall[]; taken?: TakenText[] }
+  /**
+   * `taken`: where the long texts whose pieces came just before belong; `pooled`: where the texts held in
+   * `pool` belong (long-texts.ts).
+   */
+  | ({ type: "entries"; entries: SessionEntry[] } & TextsApart)
+  | ({ type: "calls"; calls: NewCall[] } & TextsApart)
   /** The parsed file without its entries and calls (sent before). */
   | { type: "done"; parsed: ParsedImport }
   /** `expected`: an ImportError, whose message is meant for the person as it is. */
@@ -38,6 +41,13 @@ export type ImportReply =
   | { type: "stored"; meta: SessionMeta }
   /** Nothing was stored: `cancelled` when it was given up. */
   | { type: "store-failed"; message: string; cancelled: boolean };
+
+/** The texts sent apart from a slice's items. */
+export interface TextsApart {
+  taken?: TakenText[];
+  pooled?: PooledText[];
+  pool?: string;
+}
 
 /** About this many bytes of the file's text per slice sent to the page. */
 export const SLICE_BYTES = 512 * 1024;

@@ -3,8 +3,8 @@ import { loadValidators } from "../messages/validators.ts";
 import { IdbSessionStore } from "../storage/idb-store.ts";
 import type { SessionMeta } from "../storage/records.ts";
 import { readSessionFile } from "./import-file.ts";
-import { sliceLength, type ImportReply, type ImportRequest } from "./import-protocol.ts";
-import { takeLongTexts } from "./long-texts.ts";
+import { sliceLength, type ImportReply, type ImportRequest, type TextsApart } from "./import-protocol.ts";
+import { takeLongTexts, type ItemsWithoutLongTexts } from "./long-texts.ts";
 import { ImportError, withSystemEntry, type ParsedImport } from "./parsed-import.ts";
 
 /**
@@ -37,14 +37,14 @@ async function read(file: File): Promise<void> {
     const length = sliceLength(entries.length + calls.length, file.size);
     // Each slice's long texts go first, a piece per message: no message is a long task for the page to take in.
     for (let start = 0; start < entries.length; start += length) {
-      const { items, taken, pieces } = takeLongTexts(entries.slice(start, start + length));
-      for (const piece of pieces) scope.postMessage({ type: "text", piece });
-      scope.postMessage({ type: "entries", entries: items, ...(taken.length > 0 ? { taken } : {}) });
+      const { items, ...texts } = takeLongTexts(entries.slice(start, start + length));
+      for (const piece of texts.pieces) scope.postMessage({ type: "text", piece });
+      scope.postMessage({ type: "entries", entries: items, ...textsApart(texts) });
     }
     for (let start = 0; start < calls.length; start += length) {
-      const { items, taken, pieces } = takeLongTexts(calls.slice(start, start + length));
-      for (const piece of pieces) scope.postMessage({ type: "text", piece });
-      scope.postMessage({ type: "calls", calls: items, ...(taken.length > 0 ? { taken } : {}) });
+      const { items, ...texts } = takeLongTexts(calls.slice(start, start + length));
+      for (const piece of texts.pieces) scope.postMessage({ type: "text", piece });
+      scope.postMessage({ type: "calls", calls: items, ...textsApart(texts) });
     }
     scope.postMessage({ type: "done", parsed: { ...parsed, entries: [], calls: [] } });
   } catch (error) {
@@ -54,6 +54,14 @@ async function read(file: File): Promise<void> {
       expected: error instanceof ImportError,
     });
   }
+}
+
+/** What a slice's message says of its texts sent apart, without the empty parts. */
+function textsApart({ taken, pooled, pool }: Omit<ItemsWithoutLongTexts<unknown>, "items">): TextsApart {
+  return {
+    ...(taken.length > 0 ? { taken } : {}),
+    ...(pooled.length > 0 ? { pooled, pool } : {}),
+  };
 }
 
 async function store(meta: SessionMeta, system: SessionEntry | undefined): Promise<void> {

@@ -20,13 +20,22 @@ describe("long texts sent from the import worker in pieces", () => {
         fc.array(json, { maxLength: 5 }),
         fc.integer({ min: 1, max: 8 }),
         fc.integer({ min: 1, max: 5 }),
-        (items, longAt, pieceChars) => {
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 0, max: 12 }),
+        (items, longAt, pieceChars, poolAt, poolChars) => {
           const before = structuredClone(items);
-          const { items: without, taken, pieces } = takeLongTexts(items, longAt, pieceChars);
+          const { items: without, taken, pieces, pooled, pool } = takeLongTexts(
+            items,
+            longAt,
+            pieceChars,
+            poolAt,
+            poolChars,
+          );
           expect(items).toEqual(before);
           for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(pieceChars + 1);
+          expect(pool.length).toBeLessThanOrEqual(poolChars);
           const received = sent(without);
-          putLongTexts(received, taken, pieces);
+          putLongTexts(received, taken, pieces, pooled, pool);
           expect(received).toEqual(items);
         },
       ),
@@ -53,6 +62,33 @@ describe("long texts sent from the import worker in pieces", () => {
     expect(received[1]).toEqual(entry);
   });
 
+  it("sends a slice's texts of 10 kB as one pool, each put back as a slice of it, and what overflows the pool in pieces", () => {
+    const text = (index: number) => `${index}: ${"lorem ipsum ".repeat(900)}`;
+    const entries = Array.from({ length: 60 }, (_, index) => ({
+      type: "message",
+      id: `e${index}`,
+      message: { role: "user", content: [{ type: "text", text: text(index) }], short: "kept in the entry" },
+    }));
+    const { items, taken, pieces, pooled, pool } = takeLongTexts(entries, 1024 * 1024, 1024 * 1024, 512, 400_000);
+    // What is posted holds one string of 10 kB or more, the pool: the entries hold none.
+    const longStrings = (value: unknown): number =>
+      typeof value === "string"
+        ? Number(value.length >= 10_000)
+        : typeof value === "object" && value !== null
+          ? Object.values(value).reduce((sum: number, inner) => sum + longStrings(inner), 0)
+          : 0;
+    expect(longStrings(items)).toBe(0);
+    expect(items[0]?.message.short).toBe("kept in the entry");
+    // 37 texts of 10.8 kB fit in 400,000 characters; the other 23 go in pieces of their own.
+    expect(pooled).toHaveLength(37);
+    expect(pool.length).toBeLessThanOrEqual(400_000);
+    expect(taken).toHaveLength(23);
+    expect(pieces).toHaveLength(23);
+    const received = sent(items);
+    putLongTexts(received, taken, pieces, pooled, pool);
+    expect(received).toEqual(entries);
+  });
+
   it("keeps a surrogate pair in one piece", () => {
     const { pieces } = takeLongTexts([{ text: "ab\u{1F600}cd" }], 4, 3);
     expect(pieces).toEqual(["ab\u{1F600}", "cd"]);
@@ -71,6 +107,10 @@ describe("long texts sent from the import worker in pieces", () => {
     const { items, taken, pieces } = takeLongTexts([{ text: "x".repeat(20) }], 10, 4);
     expect(() => putLongTexts(sent(items), taken, pieces.slice(1))).toThrow(/fewer pieces/);
     expect(() => putLongTexts(sent(items), taken, [...pieces, "extra"])).toThrow(/more pieces/);
+    const inPool = takeLongTexts([{ text: "x".repeat(20) }], 100, 4, 10);
+    expect(() => putLongTexts(sent(inPool.items), [], [], inPool.pooled, inPool.pool.slice(1))).toThrow(
+      /pool of text shorter/,
+    );
   });
 
   it("puts a text back as one read from its pieces: slicing it never makes it one flat string", () => {
