@@ -77,4 +77,45 @@ describe("ChatViewport", () => {
     if (typeof detach === "function") detach();
     viewport.destroy();
   });
+
+  it("renders the first window with a narrow margin, and the whole window the frame after the first heights come in", () => {
+    let report: ((entries: ResizeObserverEntry[]) => void) | undefined;
+    vi.stubGlobal(
+      "ResizeObserver",
+      class {
+        constructor(callback: (entries: ResizeObserverEntry[]) => void) {
+          report ??= callback;
+        }
+        observe(): void {}
+        unobserve(): void {}
+        disconnect(): void {}
+      },
+    );
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) => frames.push(callback));
+    vi.stubGlobal("cancelAnimationFrame", () => undefined);
+    const runFrame = () => {
+      for (const callback of frames.splice(0)) callback(0);
+    };
+    const viewport = new ChatViewport(() => items);
+    const scroller = fakeScroller(800);
+    const detach = viewport.scroller(scroller.element);
+    // At the top, taken as 140 px each: 800 px of view and 150 px of margin below hold 7 messages, not the
+    // 13 that a margin of 900 px takes.
+    const first = viewport.window;
+    expect(first.end - first.start).toBe(7);
+
+    const measured = (index: number) =>
+      ({
+        target: { dataset: { position: String(index) }, offsetHeight: 140 },
+        borderBoxSize: [{ blockSize: 140 }],
+      }) as unknown as ResizeObserverEntry;
+    report?.(Array.from({ length: 7 }, (_, index) => measured(index)));
+    expect(viewport.window.end - viewport.window.start).toBe(7);
+    runFrame();
+    runFrame();
+    expect(viewport.window.end - viewport.window.start).toBe(13);
+    if (typeof detach === "function") detach();
+    viewport.destroy();
+  });
 });
