@@ -24,13 +24,13 @@ describe("long texts sent from the import worker in pieces", () => {
         fc.integer({ min: 0, max: 12 }),
         (items, longAt, pieceChars, poolAt, poolChars) => {
           const before = structuredClone(items);
-          const { items: without, taken, pieces, pooled, pool } = takeLongTexts(
-            items,
-            longAt,
-            pieceChars,
-            poolAt,
-            poolChars,
-          );
+          const {
+            items: without,
+            taken,
+            pieces,
+            pooled,
+            pool,
+          } = takeLongTexts(items, longAt, pieceChars, poolAt, poolChars);
           expect(items).toEqual(before);
           for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(pieceChars + 1);
           expect(pool.length).toBeLessThanOrEqual(poolChars);
@@ -69,7 +69,13 @@ describe("long texts sent from the import worker in pieces", () => {
       id: `e${index}`,
       message: { role: "user", content: [{ type: "text", text: text(index) }], short: "kept in the entry" },
     }));
-    const { items, taken, pieces, pooled, pool } = takeLongTexts(entries, 1024 * 1024, 1024 * 1024, 512, 400_000);
+    const { items, taken, pieces, pooled, pool } = takeLongTexts(
+      entries,
+      1024 * 1024,
+      1024 * 1024,
+      512,
+      400_000,
+    );
     // What is posted holds one string of 10 kB or more, the pool: the entries hold none.
     const longStrings = (value: unknown): number =>
       typeof value === "string"

@@ -127,7 +127,13 @@ export function takeLongTexts<Item>(
   const pieces: string[] = [];
   const pooled: PooledText[] = [];
   const poolParts: string[] = [];
-  const sorter: TextSorter = { poolAt: Math.min(poolAt, longAt), longAt, poolChars, poolLength: 0, found: [] };
+  const sorter: TextSorter = {
+    poolAt: Math.min(poolAt, longAt),
+    longAt,
+    poolChars,
+    poolLength: 0,
+    found: [],
+  };
   let poolLength = 0;
   const sent = items.map((item, index) => {
     sorter.found = [];
@@ -175,7 +181,8 @@ export function putLongTexts<Item>(
   pool = "",
 ): void {
   for (const { item, path, at, length } of pooled) {
-    if (at + length > pool.length) throw new Error("the import worker sent a pool of text shorter than it said");
+    if (at + length > pool.length)
+      throw new Error("the import worker sent a pool of text shorter than it said");
     putBack(items, item, path, pool.slice(at, at + length));
   }
   let next = 0;
