@@ -17,7 +17,7 @@ const JUMP_OVERSCAN_PX = 150;
  * window, a session of 10 kB messages rendered a dozen of them (each as tall as the view) to show two or
  * three, and its first render and the frame after it were the longest tasks of a 64 MB import (Chromium
  * trace: 74 and 81 ms). It renders the view's messages with a jump's margin, and the rest of the window
- * once the first have been measured.
+ * two frames after the chat is in the page, once the first have been measured (as after a jump).
  */
 const FIRST_OVERSCAN_PX = JUMP_OVERSCAN_PX;
 /** What the reader does to scroll, and how long after it a scroll is theirs. */
@@ -57,8 +57,6 @@ export class ChatViewport<Item extends object> {
   #layoutVersion = $state(0);
   #stickToBottom = $state(true);
   #overscan = $state(FIRST_OVERSCAN_PX);
-  /** Whether any message has been measured yet (the window is widened once one has). */
-  #anyMeasured = false;
   #widening: number | undefined;
   /** Where the last automatic scroll left the view: moving above it is the reader scrolling up. */
   #autoTop = 0;
@@ -73,7 +71,7 @@ export class ChatViewport<Item extends object> {
   #autoLayoutVersion = 0;
   /** When the reader last moved the view themselves (wheel, touch, keys, the scrollbar). */
   #readerScrolledAt = Number.NEGATIVE_INFINITY;
-  readonly #measurer: ResizeObserver | undefined;
+  readonly #measurer: ResizeObserver;
   #lastWindow: RenderWindow | undefined;
 
   /** The items to render and the space standing in for the others. */
@@ -98,10 +96,8 @@ export class ChatViewport<Item extends object> {
 
   constructor(items: () => readonly Item[]) {
     this.#items = items;
-    this.#measurer =
-      typeof ResizeObserver === "function"
-        ? new ResizeObserver((entries) => this.#measured(entries))
-        : undefined;
+    // Every browser has one, as the scroller's attachment assumes too; the unit tests stand one in.
+    this.#measurer = new ResizeObserver((entries) => this.#measured(entries));
   }
 
   /** The reader is at the bottom, and new content keeps the view there. */
@@ -112,6 +108,8 @@ export class ChatViewport<Item extends object> {
   /** Attach to the scrolling element. */
   readonly scroller: Attachment<HTMLElement> = (element) => {
     this.#scroller = element;
+    // The first render's narrow window (FIRST_OVERSCAN_PX) widens as a jump's does.
+    this.#narrowForJump();
     this.#viewHeight = element.clientHeight || this.#viewHeight;
     const onscroll = () => this.#onscroll();
     element.addEventListener("scroll", onscroll, { passive: true });
@@ -151,8 +149,8 @@ export class ChatViewport<Item extends object> {
    * anew and run another round of layout in that frame.
    */
   readonly measure: Attachment<HTMLElement> = (element) => {
-    this.#measurer?.observe(element);
-    return () => this.#measurer?.unobserve(element);
+    this.#measurer.observe(element);
+    return () => this.#measurer.unobserve(element);
   };
 
   /** Back to the latest message, following again. */
@@ -202,7 +200,7 @@ export class ChatViewport<Item extends object> {
   }
 
   destroy(): void {
-    this.#measurer?.disconnect();
+    this.#measurer.disconnect();
     if (this.#widening !== undefined) cancelAnimationFrame(this.#widening);
   }
 
@@ -243,15 +241,6 @@ export class ChatViewport<Item extends object> {
   #narrowForJump(): void {
     if (typeof requestAnimationFrame !== "function") return;
     this.#overscan = JUMP_OVERSCAN_PX;
-    this.#widenOnNextFrame();
-  }
-
-  /** The whole window on the frame after this one's. */
-  #widenOnNextFrame(): void {
-    if (typeof requestAnimationFrame !== "function") {
-      this.#overscan = OVERSCAN_PX;
-      return;
-    }
     if (this.#widening !== undefined) cancelAnimationFrame(this.#widening);
     // A scroll event runs before this frame's animation callbacks: one frame on is the next frame's.
     this.#widening = requestAnimationFrame(() => {
@@ -279,10 +268,6 @@ export class ChatViewport<Item extends object> {
     const scroller = this.#scroller;
     const viewTop = scroller ? scroller.scrollTop - this.#listTop() : 0;
     const measurements: { index: number; height: number }[] = [];
-    if (!this.#anyMeasured) {
-      this.#anyMeasured = true;
-      this.#widenOnNextFrame();
-    }
     for (const entry of entries) {
       const element = entry.target as HTMLElement;
       const index = Number(element.dataset["position"]);

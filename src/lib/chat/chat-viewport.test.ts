@@ -78,7 +78,7 @@ describe("ChatViewport", () => {
     viewport.destroy();
   });
 
-  it("renders the first window with a narrow margin, and the whole window the frame after the first heights come in", () => {
+  it("renders the first window with a narrow margin, and the whole window two frames after the chat is in the page", () => {
     let report: ((entries: ResizeObserverEntry[]) => void) | undefined;
     vi.stubGlobal(
       "ResizeObserver",
