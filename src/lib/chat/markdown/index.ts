@@ -1,4 +1,5 @@
 import { markdownLimits } from "./limits.ts";
+import { plainParagraphs } from "./plain-paragraphs.ts";
 import { createBlockRenderer, hasFencedCode } from "./render.ts";
 import { MarkdownRenderer, type WorkerLike } from "./renderer.ts";
 import { sanitizeHtml } from "./sanitize.ts";
@@ -10,6 +11,7 @@ import { inPageWorker } from "./in-page-worker.ts";
  */
 export const markdownRenderer = new MarkdownRenderer({
   renderBlocks: createBlockRenderer(),
+  renderPlain: plainParagraphs,
   hasFencedCode,
   sanitize: sanitizeHtml,
   // A session exported as HTML renders in the page (VITE_MARKDOWN_IN_PAGE, set by its build only).

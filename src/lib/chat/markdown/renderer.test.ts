@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_MARKDOWN_LIMITS, markdownLimits, type MarkdownLimits } from "./limits.ts";
 import type { RenderRequest, RenderResponse } from "./protocol.ts";
+import { plainParagraphs } from "./plain-paragraphs.ts";
 import { createBlockRenderer, hasFencedCode } from "./render.ts";
 import { MarkdownRenderer, type MarkdownOutcome, type WorkerLike } from "./renderer.ts";
 
@@ -71,6 +72,38 @@ describe("MarkdownRenderer", () => {
     });
     renderer.now("**bold**");
     expect(parsedOnMainThread).toEqual(["**bold**"]);
+    expect(workers).toHaveLength(0);
+  });
+
+  it("shows plain prose up to its limit without the parser, the sanitizer or the worker", () => {
+    const sanitized: string[] = [];
+    const parsed: string[] = [];
+    const workers: FakeWorker[] = [];
+    const render = createBlockRenderer();
+    const renderer = new MarkdownRenderer({
+      renderBlocks: (source) => (parsed.push(source), render(source)),
+      renderPlain: plainParagraphs,
+      hasFencedCode,
+      sanitize: (html) => (sanitized.push(html), html),
+      createWorker: () => {
+        const worker = new FakeWorker();
+        workers.push(worker);
+        return worker;
+      },
+      limits: { ...DEFAULT_MARKDOWN_LIMITS, syncMaxChars: 100, plainMaxChars: 5_000 },
+    });
+    // Longer than the parser's limit on the main thread, plain all the same: shown at once, as marked would.
+    const prose = "A plain sentence, with nothing to format.\n\n".repeat(50).trim();
+    expect(renderer.now(prose)).toEqual({ outcome: { kind: "html", blocks: render(prose) }, final: true });
+    // Over the plain limit, or not plain: as before (the worker for the long one, the parser for the short).
+    const longer = `${prose}\n\n${"More of it. ".repeat(300).trim()}`;
+    expect(renderer.now(longer)).toBeUndefined();
+    expect(renderer.now("**bold**")?.outcome).toEqual({
+      kind: "html",
+      blocks: ["<p><strong>bold</strong></p>\n"],
+    });
+    expect(parsed).toEqual(["**bold**"]);
+    expect(sanitized).toEqual(["<p><strong>bold</strong></p>\n"]);
     expect(workers).toHaveLength(0);
   });
 

@@ -19,6 +19,11 @@ export interface WorkerLike {
 export interface RendererOptions {
   /** Markdown to block HTML on the main thread, without highlighting: used for short sources only. */
   renderBlocks: (source: string) => string[];
+  /**
+   * The blocks of a source that is plain prose, found without parsing it, already safe (they skip the
+   * sanitizer); undefined for any other source. Tried on the main thread up to `plainMaxChars`.
+   */
+  renderPlain?: (source: string) => string[] | undefined;
   /** Whether a source holds code that the worker would highlight. */
   hasFencedCode: (source: string) => boolean;
   sanitize: (html: string) => string;
@@ -50,6 +55,7 @@ const PAUSE_AFTER_MS = 50;
 /**
  * Decides where and whether Markdown is rendered, so that the main thread's cost stays bounded whatever
  * a reply holds:
+ * - plain prose up to `plainMaxChars` needs no parser (`renderPlain`) and is rendered at once;
  * - sources up to `syncMaxChars` are parsed at once on the main thread (their worst case is a few ms);
  * - longer ones go to one worker, one request at a time, the newest source per requester replacing any
  *   it had waiting (a streamed reply asks for every frame; only its latest text matters);
@@ -91,6 +97,14 @@ export class MarkdownRenderer {
     if (source.length > limits.maxChars) return { outcome: plain("too-large"), final: true };
     const known = this.#outcomes.get(source);
     if (known) return { outcome: known, final: true };
+    if (this.#options.renderPlain && source.length <= limits.plainMaxChars) {
+      const blocks = this.#options.renderPlain(source);
+      if (blocks) {
+        const outcome: MarkdownOutcome = { kind: "html", blocks };
+        this.#outcomes.set(source, outcome);
+        return { outcome, final: true };
+      }
+    }
     if (this.#overruns.some((overrun) => source.startsWith(overrun)))
       return { outcome: plain("too-slow"), final: true };
     if (source.length > limits.syncMaxChars) return undefined;
