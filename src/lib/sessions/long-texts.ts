@@ -62,7 +62,8 @@ interface TextSorter {
   longAt: number;
   poolChars: number;
   poolLength: number;
-  found: { path: (string | number)[]; text: string; pooled: boolean }[];
+  /** Each text taken out, with its place in the pool when it is pooled. */
+  found: { path: (string | number)[]; text: string; poolAt: number | undefined }[];
 }
 
 function isPlainObject(value: object): value is Record<string, unknown> {
@@ -84,8 +85,8 @@ function without(value: unknown, sorter: TextSorter, path: (string | number)[]):
   if (typeof value === "string") {
     if (value.length < sorter.poolAt) return value;
     const pooled = value.length < sorter.longAt && sorter.poolLength + value.length <= sorter.poolChars;
+    sorter.found.push({ path: [...path], text: value, poolAt: pooled ? sorter.poolLength : undefined });
     if (pooled) sorter.poolLength += value.length;
-    sorter.found.push({ path: [...path], text: value, pooled });
     return "";
   }
   if (typeof value !== "object" || value === null) return value;
@@ -134,15 +135,13 @@ export function takeLongTexts<Item>(
     poolLength: 0,
     found: [],
   };
-  let poolLength = 0;
   const sent = items.map((item, index) => {
     sorter.found = [];
     const copy = without(item, sorter, []) as Item;
-    for (const { path, text, pooled: inPool } of sorter.found) {
-      if (inPool) {
-        pooled.push({ item: index, path, at: poolLength, length: text.length });
+    for (const { path, text, poolAt } of sorter.found) {
+      if (poolAt !== undefined) {
+        pooled.push({ item: index, path, at: poolAt, length: text.length });
         poolParts.push(text);
-        poolLength += text.length;
         continue;
       }
       const before = pieces.length;
