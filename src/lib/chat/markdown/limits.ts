@@ -19,11 +19,6 @@ export interface MarkdownLimits {
   loadBudgetMs: number;
   /** Sources up to this length are parsed on the main thread at once; longer ones go to the worker. */
   syncMaxChars: number;
-  /**
-   * Sources up to this length are checked for plain prose on the main thread, which needs no parser (a
-   * linear scan: 0.6 ms for 20,000 characters in Node on a 2-core machine, against 2.6 ms for marked).
-   */
-  plainMaxChars: number;
 }
 
 export const DEFAULT_MARKDOWN_LIMITS: MarkdownLimits = {
@@ -31,7 +26,6 @@ export const DEFAULT_MARKDOWN_LIMITS: MarkdownLimits = {
   timeBudgetMs: 1_000,
   loadBudgetMs: 30_000,
   syncMaxChars: 1_000,
-  plainMaxChars: 20_000,
 };
 
 export function markdownLimits(env: Record<string, unknown>): MarkdownLimits {
@@ -40,6 +34,5 @@ export function markdownLimits(env: Record<string, unknown>): MarkdownLimits {
     timeBudgetMs: positiveInt(env.VITE_MARKDOWN_TIME_BUDGET_MS) ?? DEFAULT_MARKDOWN_LIMITS.timeBudgetMs,
     loadBudgetMs: positiveInt(env.VITE_MARKDOWN_LOAD_BUDGET_MS) ?? DEFAULT_MARKDOWN_LIMITS.loadBudgetMs,
     syncMaxChars: DEFAULT_MARKDOWN_LIMITS.syncMaxChars,
-    plainMaxChars: DEFAULT_MARKDOWN_LIMITS.plainMaxChars,
   };
 }

@@ -75,7 +75,7 @@ describe("MarkdownRenderer", () => {
     expect(workers).toHaveLength(0);
   });
 
-  it("shows plain prose up to its limit without the parser, the sanitizer or the worker", () => {
+  it("shows short plain prose without the parser or the sanitizer, and leaves long plain prose to the worker", () => {
     const sanitized: string[] = [];
     const parsed: string[] = [];
     const workers: FakeWorker[] = [];
@@ -90,20 +90,18 @@ describe("MarkdownRenderer", () => {
         workers.push(worker);
         return worker;
       },
-      limits: { ...DEFAULT_MARKDOWN_LIMITS, syncMaxChars: 100, plainMaxChars: 5_000 },
+      limits: { ...DEFAULT_MARKDOWN_LIMITS, syncMaxChars: 500 },
     });
-    // Longer than the parser's limit on the main thread, plain all the same: shown at once, as marked would.
-    const prose = "A plain sentence, with nothing to format.\n\n".repeat(50).trim();
+    const prose = "A plain sentence, with nothing to format.\n\n".repeat(10).trim();
     expect(renderer.now(prose)).toEqual({ outcome: { kind: "html", blocks: render(prose) }, final: true });
-    // Over the plain limit, or not plain: as before (the worker for the long one, the parser for the short).
-    const longer = `${prose}\n\n${"More of it. ".repeat(300).trim()}`;
-    expect(renderer.now(longer)).toBeUndefined();
     expect(renderer.now("**bold**")?.outcome).toEqual({
       kind: "html",
       blocks: ["<p><strong>bold</strong></p>\n"],
     });
     expect(parsed).toEqual(["**bold**"]);
     expect(sanitized).toEqual(["<p><strong>bold</strong></p>\n"]);
+    // Over the main thread's limit, plain or not: the worker's.
+    expect(renderer.now(`${prose}\n\n${prose}`)).toBeUndefined();
     expect(workers).toHaveLength(0);
   });
 

@@ -21,7 +21,9 @@ export interface RendererOptions {
   renderBlocks: (source: string) => string[];
   /**
    * The blocks of a source that is plain prose, found without parsing it, already safe (they skip the
-   * sanitizer); undefined for any other source. Tried on the main thread up to `plainMaxChars`.
+   * sanitizer); undefined for any other source. Tried up to `syncMaxChars`: a longer plain source, rendered
+   * at once, made the jump to a fact at 100,000 facts slower (72 and 84 ms with a limit of 20,000
+   * characters, 50 ms with this one, in `npm run bench -- --sessions-only` runs), so it goes to the worker.
    */
   renderPlain?: (source: string) => string[] | undefined;
   /** Whether a source holds code that the worker would highlight. */
@@ -55,8 +57,8 @@ const PAUSE_AFTER_MS = 50;
 /**
  * Decides where and whether Markdown is rendered, so that the main thread's cost stays bounded whatever
  * a reply holds:
- * - plain prose up to `plainMaxChars` needs no parser (`renderPlain`) and is rendered at once;
- * - sources up to `syncMaxChars` are parsed at once on the main thread (their worst case is a few ms);
+ * - sources up to `syncMaxChars` are rendered at once on the main thread (their worst case is a few ms),
+ *   plain prose without the parser and the sanitizer (`renderPlain`);
  * - longer ones go to one worker, one request at a time, the newest source per requester replacing any
  *   it had waiting (a streamed reply asks for every frame; only its latest text matters);
  * - a request the worker has not answered within `timeBudgetMs` of starting to parse ends the worker, and
@@ -97,17 +99,15 @@ export class MarkdownRenderer {
     if (source.length > limits.maxChars) return { outcome: plain("too-large"), final: true };
     const known = this.#outcomes.get(source);
     if (known) return { outcome: known, final: true };
-    if (this.#options.renderPlain && source.length <= limits.plainMaxChars) {
-      const blocks = this.#options.renderPlain(source);
-      if (blocks) {
-        const outcome: MarkdownOutcome = { kind: "html", blocks };
-        this.#outcomes.set(source, outcome);
-        return { outcome, final: true };
-      }
-    }
     if (this.#overruns.some((overrun) => source.startsWith(overrun)))
       return { outcome: plain("too-slow"), final: true };
     if (source.length > limits.syncMaxChars) return undefined;
+    const plainBlocks = this.#options.renderPlain?.(source);
+    if (plainBlocks) {
+      const outcome: MarkdownOutcome = { kind: "html", blocks: plainBlocks };
+      this.#outcomes.set(source, outcome);
+      return { outcome, final: true };
+    }
     let blocks: string[];
     try {
       blocks = this.#options.renderBlocks(source);
