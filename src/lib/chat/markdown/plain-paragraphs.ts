@@ -1,4 +1,5 @@
 import { paragraphPieces } from "./paragraph-pieces.ts";
+import { escapeHtml } from "./render.ts";
 
 /**
  * A word of a plain line: letters, digits and punctuation to which Markdown (CommonMark with GFM, as
@@ -16,8 +17,8 @@ const BARE_DOMAIN = /www\./i;
 /**
  * The blocks that marked renders for `source` when it is plain prose (paragraphs of plain lines separated
  * by empty lines), found without parsing it; undefined when it may hold anything else. Most messages are
- * such prose, and parsing and sanitizing them was most of what rendering a message cost (an imported
- * session's first render; every frame of a streamed reply).
+ * such prose, and parsing and sanitizing them was most of what rendering one cost (traced in an imported
+ * session's first render).
  *
  * The HTML holds only `<p>` elements (long ones in pieces, as `paragraphPieces` cuts what marked renders)
  * and text escaped as marked escapes it, with no `<` or `&` of its own: there is nothing for a sanitizer
@@ -29,7 +30,7 @@ export function plainParagraphs(source: string): string[] | undefined {
   let paragraph: string[] = [];
   const close = () => {
     if (paragraph.length === 0) return;
-    blocks.push(...paragraphPieces(`<p>${escapeQuotes(paragraph.join("\n"))}</p>\n`));
+    blocks.push(...paragraphPieces(`<p>${escapeHtml(paragraph.join("\n"))}</p>\n`));
     paragraph = [];
   };
   for (const line of source.split("\n")) {
@@ -39,9 +40,4 @@ export function plainParagraphs(source: string): string[] | undefined {
   }
   close();
   return blocks;
-}
-
-/** As marked escapes text: of the characters a plain line may hold, only the quotes. */
-function escapeQuotes(text: string): string {
-  return text.replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }

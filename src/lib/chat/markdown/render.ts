@@ -61,7 +61,8 @@ export function hasFencedCode(source: string): boolean {
   return /^ {0,3}(?:>\s*)*(?:```|~~~)/m.test(source);
 }
 
-function escapeHtml(text: string): string {
+/** Text escaped for HTML, as marked escapes it. */
+export function escapeHtml(text: string): string {
   return text
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")
