@@ -163,35 +163,30 @@ export class ChatViewport<Item extends object> {
 
   /**
    * Scroll the item at `position` into the middle of the view. Its place is estimated first (it may not be
-   * rendered), then corrected once it is: `find` returns its element when there is one.
+   * rendered), then corrected once it is: `find` returns its element when there is one (chat-reveal.ts).
    */
   async reveal(position: number, settle: () => Promise<void>, find: () => HTMLElement | null): Promise<void> {
     const scroller = this.#scroller;
     if (!scroller) return;
     this.#stickToBottom = false;
-    const estimated = () =>
-      Math.max(
-        0,
-        this.#listTop() +
-          this.#heights.offsetOf(position) -
-          scroller.clientHeight / 2 +
-          this.#heights.heightOf(position) / 2,
-      );
-    this.#scrollTo(estimated());
     try {
-      // Heights measured as the items around it render move it: place it again (from the better estimate
-      // while it is not rendered, by itself once it is) until it stays in view.
-      for (let attempt = 0; attempt < 6; attempt++) {
-        await settle();
-        const element = find();
-        if (!element) this.#scrollTo(estimated());
-        else if (attempt > 0 && inView(element, scroller)) return;
-        else {
-          element.scrollIntoView({ block: "center" });
-          this.#scrollTop = scroller.scrollTop;
-        }
-        await nextFrame();
-      }
+      const { placeInView } = await import("./chat-reveal.ts");
+      await placeInView(
+        {
+          scroller,
+          estimatedTop: () =>
+            Math.max(
+              0,
+              this.#listTop() +
+                this.#heights.offsetOf(position) -
+                scroller.clientHeight / 2 +
+                this.#heights.heightOf(position) / 2,
+            ),
+          scrollTo: (top) => this.#scrollTo(top),
+        },
+        settle,
+        find,
+      );
     } finally {
       // Revealed with the end of the conversation in view (all of it fits, or the item is among the last):
       // there is nothing newer below, so the view goes on following, as a reader's scroll there does.
@@ -280,21 +275,6 @@ export class ChatViewport<Item extends object> {
     this.#layoutVersion++;
     if (scroller && shiftAbove !== 0 && !this.#stickToBottom) this.#scrollTo(scroller.scrollTop + shiftAbove);
   }
-}
-
-function inView(element: HTMLElement, scroller: HTMLElement): boolean {
-  const box = element.getBoundingClientRect();
-  const view = scroller.getBoundingClientRect();
-  return box.bottom > view.top && box.top < view.bottom;
-}
-
-/** The next frame, once measurements of what just rendered have come in. */
-function nextFrame(): Promise<void> {
-  return new Promise((resolve) =>
-    typeof requestAnimationFrame === "function"
-      ? requestAnimationFrame(() => resolve())
-      : setTimeout(resolve, 16),
-  );
 }
 
 /**

@@ -41,10 +41,6 @@ export class HeightIndex<Item extends object> {
     this.#staleFrom = Math.min(this.#staleFrom, kept);
   }
 
-  get count(): number {
-    return this.#items.length;
-  }
-
   /** The height an unmeasured item is taken to have: the mean of those measured. */
   get estimate(): number {
     return this.#measuredCount > 0 ? this.#measuredSum / this.#measuredCount : this.#fallback;

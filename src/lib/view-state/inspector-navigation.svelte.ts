@@ -69,10 +69,6 @@ export class InspectorNavigation {
     this.#view = "calls";
   }
 
-  showTree(): void {
-    this.#view = "tree";
-  }
-
   show(view: InspectorView): void {
     this.#view = view;
   }
