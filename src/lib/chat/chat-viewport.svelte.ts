@@ -79,7 +79,19 @@ export class ChatViewport<Item extends object> {
     void this.#layoutVersion;
     this.#heights.setItems(this.#items());
     const top = Math.max(0, this.#scrollTop - this.#listTop());
-    const { start, end } = this.#heights.range(top, top + this.#viewHeight, this.#overscan);
+    const bottom = top + this.#viewHeight;
+    let { start, end } = this.#heights.range(top, bottom, this.#overscan);
+    // A jump's narrow margin limits what is rendered anew, not what is already there: messages of the last
+    // window that the whole window keeps stay. Dropping them (a scroll of a little more than the view's
+    // height, as a fling makes) rendered them again two frames later, when the margin widened back.
+    const last = this.#lastWindow;
+    // The narrow range lies within the whole window: the last window, where the two meet, is kept as far
+    // as the whole window reaches.
+    if (this.#overscan < OVERSCAN_PX && last && last.start <= end && last.end >= start) {
+      const whole = this.#heights.range(top, bottom, OVERSCAN_PX);
+      start = Math.min(start, Math.max(last.start, whole.start));
+      end = Math.max(end, Math.min(last.end, whole.end));
+    }
     const next = {
       start,
       end,
@@ -88,7 +100,6 @@ export class ChatViewport<Item extends object> {
     };
     // The same window as before is the same object: a scroll within it (each showing of a streaming reply
     // follows the bottom) then updates nothing that reads it.
-    const last = this.#lastWindow;
     if (last && sameWindow(last, next)) return last;
     this.#lastWindow = next;
     return next;

@@ -118,4 +118,36 @@ describe("ChatViewport", () => {
     if (typeof detach === "function") detach();
     viewport.destroy();
   });
+  it("after a jump renders anew only the view's messages, and keeps those already rendered that the whole window holds", () => {
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) => frames.push(callback));
+    vi.stubGlobal("cancelAnimationFrame", () => undefined);
+    const runFrames = () => {
+      for (let frame = 0; frame < 3; frame++) for (const callback of frames.splice(0)) callback(0);
+    };
+    const viewport = new ChatViewport(() => items);
+    const scroller = fakeScroller(800);
+    const detach = viewport.scroller(scroller.element);
+    runFrames();
+    scroller.scrollTo(30_000);
+    runFrames();
+    // Taken as 140 px each: the view [30,000, 30,800) with 900 px each way.
+    const settled = viewport.window;
+    expect(settled).toMatchObject({ start: 207, end: 227 });
+
+    // A fling of a little more than the view's height: the margin narrows to the view's 150 px, yet the
+    // messages below the view that were rendered and that the whole window keeps (its 900 px) stay.
+    scroller.scrollTo(28_900);
+    const narrowed = viewport.window;
+    expect(narrowed.start).toBe(205);
+    expect(narrowed.end).toBe(Math.min(settled.end, 219));
+    runFrames();
+    expect(viewport.window).toMatchObject({ start: 200, end: 219 });
+
+    // A jump far away keeps nothing: only the view and its narrow margin are rendered at first.
+    scroller.scrollTo(60_000);
+    expect(viewport.window).toMatchObject({ start: 427, end: 436 });
+    if (typeof detach === "function") detach();
+    viewport.destroy();
+  });
 });
