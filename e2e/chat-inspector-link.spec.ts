@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, factRow, lastReply, openPlayground, sendMessage, test } from "./support.ts";
 
@@ -55,6 +58,57 @@ test("selecting a fact scrolls to its chat message and highlights it, and the re
   await expect(factRow(page, 12, "user")).toBeInViewport();
   await expect(page.getByRole("region", { name: "Selected fact" })).toContainText("foxtrot");
   await expect(log(page).locator("[aria-current=true]")).toContainText("foxtrot");
+});
+
+/** A pi session file of `count` user messages of unequal length ("msg-N-end", then paragraphs). */
+async function longSessionFile(count: number): Promise<string> {
+  const start = Date.UTC(2026, 0, 1);
+  const header = {
+    type: "session",
+    version: 3,
+    id: "long",
+    timestamp: new Date(start).toISOString(),
+    cwd: "/w",
+  };
+  const entries = Array.from({ length: count }, (_, index) => ({
+    type: "message",
+    id: `e${index}`,
+    parentId: index === 0 ? null : `e${index - 1}`,
+    timestamp: new Date(start + index).toISOString(),
+    message: {
+      role: "user",
+      content: [`msg-${index}-end`, ...Array.from({ length: index % 7 }, () => "a paragraph")].join("\n\n"),
+      timestamp: start + index,
+    },
+  }));
+  const path = join(await mkdtemp(join(tmpdir(), "long-session-")), "long.jsonl");
+  await writeFile(path, `${[header, ...entries].map((value) => JSON.stringify(value)).join("\n")}\n`);
+  return path;
+}
+
+test("a fact chosen far up a long session stays in view in the chat once its neighbours have rendered", async ({
+  page,
+}) => {
+  await openPlayground(page);
+  await page.getByLabel("Import a session file").setInputFiles(await longSessionFile(600));
+  await expect(log(page).getByText("msg-599-end")).toBeVisible({ timeout: 30_000 });
+
+  await page.getByRole("button", { name: "Inspector", exact: true }).click();
+  const facts = page.getByRole("region", { name: "Session facts" });
+  for (const index of [150, 420, 30]) {
+    const search = facts.getByRole("searchbox", { name: "Search facts" });
+    await search.fill(`msg-${index}-end`);
+    await expect(facts.getByRole("search", { name: "Search facts" }).getByRole("status")).toHaveText(
+      "1 match",
+    );
+    await search.press("Enter");
+    const message = log(page).getByText(`msg-${index}-end`);
+    await expect(message).toBeInViewport();
+    // Half a second on, the messages around it rendered and measured: it is still where the reader looks
+    // (it was once shown for a moment and then left 1,400 px below the view).
+    await page.waitForTimeout(500);
+    await expect(message).toBeInViewport({ timeout: 1_000 });
+  }
 });
 
 test("the chat follows your own new message after a fact far up was selected", async ({ page }) => {

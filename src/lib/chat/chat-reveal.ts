@@ -14,10 +14,10 @@ export interface RevealPort {
 }
 
 /**
- * Scroll the item into view: to its estimated place first (it may not be rendered), then, as the items
- * around it render and their heights are measured, again (from the better estimate while it is not
- * rendered, by itself once it is) until it stays in view. `settle` waits for the page to render what the
- * last move asked for; `find` returns the item's element when there is one.
+ * Keep the item coming into view: the caller has already scrolled to its estimated place (it may not be
+ * rendered); as the items around it render and their heights are measured, it is placed again (from the
+ * better estimate while it is not rendered, by itself once it is) until it stays in view. `settle` waits
+ * for the page to render what the last move asked for; `find` returns the item's element when there is one.
  */
 export async function placeInView(
   port: RevealPort,
@@ -25,7 +25,6 @@ export async function placeInView(
   find: () => HTMLElement | null,
 ): Promise<void> {
   const { scroller } = port;
-  port.scrollTo(port.estimatedTop());
   for (let attempt = 0; attempt < 6; attempt++) {
     await settle();
     const element = find();
