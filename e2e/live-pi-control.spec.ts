@@ -76,9 +76,12 @@ test("control of a live pi from the page: a follow-up injected, a tool call appr
     // Nothing of control shows before it is switched on.
     await expect(panel.getByRole("form", { name: "Inject into pi" })).toHaveCount(0);
     // By keyboard, as every control here works.
+    let heard = pi.stderr.length;
     await control.focus();
     await page.keyboard.press("Space");
     await expect(control).toBeChecked();
+    // pi says so at its terminal once it has the state: from then on the page's choices apply to it.
+    await pi.said("The playground controls this pi: it can inject messages and abort runs", heard);
     await expectAccessible(page, "live pi under control");
 
     // A notification injected as a follow-up reaches pi's session as a custom message of that type.
@@ -98,8 +101,10 @@ test("control of a live pi from the page: a follow-up injected, a tool call appr
     expect(injected[0]?.content).toBe("The deploy finished.");
 
     // Tool calls wait for the page: one approved runs, one rejected reaches the model as a rejection.
+    heard = pi.stderr.length;
     await panel.getByRole("checkbox", { name: "Ask before each tool call" }).check();
     await expect(panel).toContainText("then it blocks the tool call");
+    await pi.said("each tool call waits for its approval.", heard);
     await promptWhile(pi, "please read notes.txt", async () => {
       const ask = panel.getByRole("article", { name: "pi asks to run read" });
       await expect(ask).toContainText("notes.txt");
@@ -138,7 +143,10 @@ test("control of a live pi from the page: a follow-up injected, a tool call appr
 
     // Model calls pause: the exact request waits, goes out after Continue, and not after Cancel.
     await panel.getByRole("checkbox", { name: "Ask before each tool call" }).uncheck();
+    heard = pi.stderr.length;
     await panel.getByRole("checkbox", { name: "Pause before each model call" }).check();
+    // The prompt below reaches pi by another road than the page's choice: it waits until pi has the choice.
+    await pi.said("abort runs; each model call waits for it to continue.", heard);
     const before = fixture.requests.length;
     let shown: unknown;
     await promptWhile(pi, "continue this one", async () => {
@@ -173,8 +181,10 @@ test("control of a live pi from the page: a follow-up injected, a tool call appr
     expect(pi.stderr).toContain("the run was aborted in the playground");
 
     // Control off: the page offers nothing more, and pi runs without asking.
+    heard = pi.stderr.length;
     await control.uncheck();
     await expect(panel.getByRole("form", { name: "Inject into pi" })).toHaveCount(0);
+    await pi.said("The playground no longer controls this pi.", heard);
     await pi.prompt("free again");
     expect(fixture.requests.length).toBe(before + 2);
   } finally {

@@ -273,9 +273,13 @@ describe("the pi extension", () => {
     const asked = (id: string) =>
       events().find((event) => event.type === "ask" && event.ask.id === id) as
         Extract<(typeof playground.batches)[number]["events"][number], { type: "ask" }> | undefined;
-    await until(() => playground.commands.length > 0);
-    // The state the stream opened with is read before the next hook.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const said = () =>
+      stderr.mock.calls.map(([text]) => String(text)).filter((line) => line.includes("controls this pi"));
+    // pi says when the state the stream opened with applies, and what it means for its next acts.
+    await until(() => said().length > 0);
+    expect(said()).toEqual([
+      "[pi-playground] The playground controls this pi: it can inject messages and abort runs; each tool call waits for its approval.\n",
+    ]);
 
     const approved = pi.emit("tool_call", { toolCallId: "t1", toolName: "bash", input: { command: "ls" } });
     const ask = await until(() => asked("t1"));
@@ -306,6 +310,26 @@ describe("the pi extension", () => {
     expect(pi.aborted).toBe(1);
     // The page hears that pi no longer waits on it.
     await until(() => events().some((event) => event.type === "settled" && event.id === "t3"));
+
+    // A change of gates is said when it applies; the same state again is not; switching off is.
+    playground.send({
+      type: "state",
+      control: { allowed: true, on: true, gates: { tools: true, calls: true } },
+    });
+    await until(() => said().length > 1);
+    expect(said()[1]).toContain(
+      "each tool call waits for its approval, and each model call waits for it to continue.",
+    );
+    playground.send({
+      type: "state",
+      control: { allowed: true, on: true, gates: { tools: true, calls: true } },
+    });
+    playground.send({
+      type: "state",
+      control: { allowed: true, on: false, gates: { tools: false, calls: false } },
+    });
+    await until(() => said().length > 2);
+    expect(said().slice(2)).toEqual(["[pi-playground] The playground no longer controls this pi.\n"]);
     stderr.mockRestore();
   });
 

@@ -204,6 +204,23 @@ function postJson(
   });
 }
 
+/** What pi says when the playground's control of it changes; nothing when what pi does is the same. */
+function controlNotice(before: LiveControlState, after: LiveControlState): string | undefined {
+  const on = (state: LiveControlState) => state.allowed && state.on;
+  const same =
+    on(before) === on(after) &&
+    (!on(after) || (before.gates.tools === after.gates.tools && before.gates.calls === after.gates.calls));
+  if (same) return undefined;
+  if (!on(after)) return on(before) ? "The playground no longer controls this pi." : undefined;
+  const waits = [
+    after.gates.tools ? "each tool call waits for its approval" : "",
+    after.gates.calls ? "each model call waits for it to continue" : "",
+  ].filter(Boolean);
+  return `The playground controls this pi: it can inject messages and abort runs; ${
+    waits.length > 0 ? waits.join(", and ") : "pi does not wait for it before acting"
+  }.`;
+}
+
 /** The live link of one pi session to the playground. */
 class LiveLink {
   readonly #settings: Settings;
@@ -447,10 +464,15 @@ class LiveLink {
   #command(command: PiCommand): void {
     const ctx = this.#ctx;
     switch (command.type) {
-      case "state":
+      case "state": {
+        const notice = this.#settings.control ? controlNotice(this.#control, command.control) : undefined;
         this.#control = command.control;
         if (!command.control.on) this.#giveUpAsks("control was switched off in the playground");
+        // The person at pi's terminal learns who holds their agent, and from when: the line is said once
+        // pi has the new state, so it also marks the moment the page's choice applies.
+        if (notice) this.#say("control", notice, { always: true });
         return;
+      }
       case "answer": {
         const ask = this.#asks.get(command.id);
         if (!ask) return;
