@@ -9,6 +9,7 @@ import {
   sendMessage,
   test,
 } from "./support.ts";
+import { playgroundSessionFile } from "./fixtures/session-files.ts";
 
 /** A session file: a tool that returned a long log (about 10,000 tokens), then the answer. */
 function sessionWithLargeToolResult(): string {
@@ -48,17 +49,7 @@ function sessionWithLargeToolResult(): string {
     },
     reply([{ type: "text", text: "Every worker reported ok." }], "stop", 5),
   ];
-  const header = {
-    type: "session",
-    format: "pi-playground-session",
-    version: 1,
-    exportedAt: new Date(6).toISOString(),
-    title: "Worker log",
-    settings: { model: { provider: "mirror", id: "mirror-instant" } },
-  };
-  return [header, ...messages.map((message) => ({ type: "message", message }))]
-    .map((line) => JSON.stringify(line))
-    .join("\n");
+  return playgroundSessionFile("Worker log", messages);
 }
 
 async function openAnatomy(page: Page): Promise<void> {

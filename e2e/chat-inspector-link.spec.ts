@@ -1,7 +1,5 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "@playwright/test";
+import { onDisk, piSessionFile, userChain } from "./fixtures/session-files.ts";
 import { expect, factRow, lastReply, openPlayground, sendMessage, test } from "./support.ts";
 
 const log = (page: Page) => page.getByRole("log", { name: "Messages" });
@@ -60,37 +58,22 @@ test("selecting a fact scrolls to its chat message and highlights it, and the re
   await expect(log(page).locator("[aria-current=true]")).toContainText("foxtrot");
 });
 
-/** A pi session file of `count` user messages of unequal length ("msg-N-end", then paragraphs). */
-async function longSessionFile(count: number): Promise<string> {
-  const start = Date.UTC(2026, 0, 1);
-  const header = {
-    type: "session",
-    version: 3,
-    id: "long",
-    timestamp: new Date(start).toISOString(),
-    cwd: "/w",
-  };
-  const entries = Array.from({ length: count }, (_, index) => ({
-    type: "message",
-    id: `e${index}`,
-    parentId: index === 0 ? null : `e${index - 1}`,
-    timestamp: new Date(start + index).toISOString(),
-    message: {
-      role: "user",
-      content: [`msg-${index}-end`, ...Array.from({ length: index % 7 }, () => "a paragraph")].join("\n\n"),
-      timestamp: start + index,
-    },
-  }));
-  const path = join(await mkdtemp(join(tmpdir(), "long-session-")), "long.jsonl");
-  await writeFile(path, `${[header, ...entries].map((value) => JSON.stringify(value)).join("\n")}\n`);
-  return path;
-}
-
 test("a fact chosen far up a long session stays in view in the chat once its neighbours have rendered", async ({
   page,
 }) => {
   await openPlayground(page);
-  await page.getByLabel("Import a session file").setInputFiles(await longSessionFile(600));
+  await page.getByLabel("Import a session file").setInputFiles(
+    await onDisk(
+      "long.jsonl",
+      piSessionFile(
+        // Messages of unequal height: where one lies is known only once its neighbours have rendered.
+        userChain(600, (index) =>
+          [`msg-${index}-end`, ...Array.from({ length: index % 7 }, () => "a paragraph")].join("\n\n"),
+        ),
+        "long",
+      ),
+    ),
+  );
   await expect(log(page).getByText("msg-599-end")).toBeVisible({ timeout: 30_000 });
 
   await page.getByRole("button", { name: "Inspector", exact: true }).click();

@@ -1,7 +1,5 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "@playwright/test";
+import { onDisk, piSessionFile, userChain } from "./fixtures/session-files.ts";
 import { expect, expectAccessible, openPlayground, test } from "./support.ts";
 
 /**
@@ -9,36 +7,6 @@ import { expect, expectAccessible, openPlayground, test } from "./support.ts";
  * while the page keeps answering, its progress shown where it was started, and Cancel leaves nothing
  * stored; a message of megabytes and an id of a megabyte are shown without freezing the page.
  */
-
-const START = Date.UTC(2026, 0, 1);
-
-function piFile(entries: Record<string, unknown>[]): string {
-  const header = {
-    type: "session",
-    version: 3,
-    id: "big",
-    timestamp: new Date(START).toISOString(),
-    cwd: "/w",
-  };
-  return `${[header, ...entries].map((value) => JSON.stringify(value)).join("\n")}\n`;
-}
-
-function chain(count: number, text = (index: number) => `message number ${index}`) {
-  return Array.from({ length: count }, (_, index) => ({
-    type: "message",
-    id: `e${index}`,
-    parentId: index === 0 ? null : `e${index - 1}`,
-    timestamp: new Date(START + index).toISOString(),
-    message: { role: "user", content: text(index), timestamp: START + index },
-  }));
-}
-
-/** Written to disk: a file of megabytes handed over as a buffer takes Playwright longer than the import. */
-async function onDisk(name: string, text: string): Promise<string> {
-  const path = join(await mkdtemp(join(tmpdir(), "large-import-")), name);
-  await writeFile(path, text);
-  return path;
-}
 
 /** How many entry records IndexedDB holds, of every session. */
 function storedEntries(page: Page): Promise<number> {
@@ -65,7 +33,7 @@ const sessionItems = (page: Page) =>
 test("Large imports freeze the tab: 100,000 entries show their progress, the page answers, and Cancel stores nothing", async ({
   page,
 }) => {
-  const path = await onDisk("hundred-thousand.jsonl", piFile(chain(100_000)));
+  const path = await onDisk("hundred-thousand.jsonl", piSessionFile(userChain(100_000)));
   await openPlayground(page);
   // A fresh profile: the one new session, stored before anything is imported.
   await expect(sessionItems(page)).toHaveCount(1);
@@ -97,7 +65,7 @@ test("Large imports freeze the tab: 100,000 entries show their progress, the pag
 test("Large imports freeze the tab: a session of 20,000 entries is imported in slices and opens at its last one", async ({
   page,
 }) => {
-  const path = await onDisk("twenty-thousand.jsonl", piFile(chain(20_000)));
+  const path = await onDisk("twenty-thousand.jsonl", piSessionFile(userChain(20_000)));
   await openPlayground(page);
   await page.getByLabel("Import a session file").setInputFiles(path);
   await expect(sessions(page).getByRole("button", { name: /^Imported: twenty-thousand/ })).toHaveAttribute(
@@ -114,12 +82,12 @@ test("Large imports freeze the tab: a session of 20,000 entries is imported in s
 test("Large imports freeze the tab: a message of 8 MB and an id of 1 MB are shown without freezing the page", async ({
   page,
 }) => {
-  const entries = chain(3, (index) =>
+  const entries = userChain(3, (index) =>
     index === 1 ? `start ${"y".repeat(8 * 1024 * 1024)} end` : `short ${index}`,
   );
   const hugeId = `id-${"z".repeat(1024 * 1024)}`;
   entries[2]!.id = hugeId;
-  const path = await onDisk("huge-parts.jsonl", piFile(entries));
+  const path = await onDisk("huge-parts.jsonl", piSessionFile(entries));
   await openPlayground(page);
   await page.getByLabel("Import a session file").setInputFiles(path);
   await expect(sessions(page).getByRole("button", { name: /^Imported: huge-parts/ })).toHaveAttribute(

@@ -1,4 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
+import { playgroundSessionFile } from "./fixtures/session-files.ts";
 import { expect, expectAccessible, lastReply, openPlayground, sendMessage, test } from "./support.ts";
 
 test.use({ viewport: { width: 1440, height: 900 } });
@@ -20,19 +21,6 @@ async function tabTo(page: Page, target: Locator, limit = 40): Promise<void> {
     await page.keyboard.press("Tab");
   }
   await expect(target).toBeFocused();
-}
-
-function sessionFile(title: string): string {
-  const header = {
-    type: "session",
-    format: "pi-playground-session",
-    version: 1,
-    exportedAt: new Date(6).toISOString(),
-    title,
-    settings: { model: { provider: "mirror", id: "mirror-instant" } },
-  };
-  const message = { role: "user", content: [{ type: "text", text: "Imported question" }], timestamp: 2 };
-  return [header, { type: "message", message }].map((line) => JSON.stringify(line)).join("\n");
 }
 
 test("the sessions pane folds to a rail by keyboard, stays folded across a reload, and its buttons work", async ({
@@ -104,7 +92,11 @@ test("Import from the rail unfolds the pane and opens its file chooser", async (
   await fileChooser.setFiles({
     name: "from-the-rail.jsonl",
     mimeType: "application/json",
-    buffer: Buffer.from(sessionFile("From the rail")),
+    buffer: Buffer.from(
+      playgroundSessionFile("From the rail", [
+        { role: "user", content: [{ type: "text", text: "Imported question" }], timestamp: 2 },
+      ]),
+    ),
   });
   await expect(sessionsPane(page).getByRole("button", { name: /^From the rail/ })).toHaveAttribute(
     "aria-current",
