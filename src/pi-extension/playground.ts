@@ -204,21 +204,24 @@ function postJson(
   });
 }
 
-/** What pi says when the playground's control of it changes; nothing when what pi does is the same. */
-function controlNotice(before: LiveControlState, after: LiveControlState): string | undefined {
-  const on = (state: LiveControlState) => state.allowed && state.on;
-  const same =
-    on(before) === on(after) &&
-    (!on(after) || (before.gates.tools === after.gates.tools && before.gates.calls === after.gates.calls));
-  if (same) return undefined;
-  if (!on(after)) return on(before) ? "The playground no longer controls this pi." : undefined;
+/** What a control state lets the playground do with pi, in pi's words; nothing while control is off. */
+function controlLine(state: LiveControlState): string | undefined {
+  if (!state.allowed || !state.on) return undefined;
   const waits = [
-    after.gates.tools ? "each tool call waits for its approval" : "",
-    after.gates.calls ? "each model call waits for it to continue" : "",
+    state.gates.tools ? "each tool call waits for its approval" : "",
+    state.gates.calls ? "each model call waits for it to continue" : "",
   ].filter(Boolean);
   return `The playground controls this pi: it can inject messages and abort runs; ${
     waits.length > 0 ? waits.join(", and ") : "pi does not wait for it before acting"
   }.`;
+}
+
+/** What pi says when the playground's control of it changes; nothing when what pi does is the same. */
+function controlNotice(before: LiveControlState, after: LiveControlState): string | undefined {
+  const was = controlLine(before);
+  const now = controlLine(after);
+  if (now === was) return undefined;
+  return now ?? "The playground no longer controls this pi.";
 }
 
 /** The live link of one pi session to the playground. */
