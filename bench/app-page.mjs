@@ -529,18 +529,20 @@ export function clearFactsSearch(page) {
 }
 
 /**
- * The longest task the page's main thread ran while `work` ran, from a Chromium trace: every task, not only
- * those past the 50 ms the Long Tasks API reports, so a subject can be compared with its floor below 50 ms.
+ * What a trace's tasks cost on the page's main thread, and how much of each was the garbage collector's:
+ * its collections (young and full) and the steps of incremental marking V8 charges to code that allocates.
+ * V8 decides when to collect, and a collection's length depends on what the whole heap holds, not on the task
+ * it falls in. `TRACED_CATEGORIES` are the categories a trace needs for it.
  */
-export async function longestTracedTask(browser, page, work) {
-  await browser.startTracing(page, { categories: ["toplevel", "devtools.timeline"] });
-  let result;
-  let traced;
-  try {
-    result = await work();
-  } finally {
-    traced = await browser.stopTracing();
-  }
+export const TRACED_CATEGORIES = ["toplevel", "devtools.timeline", "disabled-by-default-v8.gc"];
+const COLLECTOR_EVENTS = new Set([
+  "MinorGC",
+  "MajorGC",
+  "V8.GC_MC_INCREMENTAL",
+  "V8.GC_MC_INCREMENTAL_START",
+]);
+
+export function mainThreadTasks(traced) {
   const trace = JSON.parse(traced.toString("utf8"));
   const events = trace.traceEvents ?? trace;
   // The page's renderer: the main thread of the process whose frame is the page (the trace names it).
@@ -549,13 +551,65 @@ export async function longestTracedTask(browser, page, work) {
       .filter((event) => event.name === "thread_name" && event.args?.name === "CrRendererMain")
       .map((event) => `${event.pid}:${event.tid}`),
   );
-  let longest = 0;
+  const tasks = [];
+  const collector = [];
   for (const event of events) {
     if (event.ph !== "X" || !mainThreads.has(`${event.pid}:${event.tid}`)) continue;
-    if (event.name !== "RunTask" && event.name !== "ThreadControllerImpl::RunTask") continue;
-    longest = Math.max(longest, (event.dur ?? 0) / 1000);
+    if (event.name === "RunTask" || event.name === "ThreadControllerImpl::RunTask")
+      tasks.push({ start: event.ts, end: event.ts + (event.dur ?? 0) });
+    else if (COLLECTOR_EVENTS.has(event.name))
+      collector.push({ start: event.ts, end: event.ts + (event.dur ?? 0), full: event.name !== "MinorGC" });
   }
-  return { longest, result };
+  collector.sort((a, b) => a.start - b.start);
+  // Marking steps nest inside collections and each other: their union, not their sum.
+  const merged = [];
+  for (const span of collector) {
+    const last = merged.at(-1);
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  return {
+    events,
+    /** Each task (trace microseconds) with the milliseconds the collector took inside it. */
+    tasks: tasks.map((task) => {
+      let collected = 0;
+      for (const span of merged)
+        collected += Math.max(0, Math.min(task.end, span.end) - Math.max(task.start, span.start));
+      return { ...task, ms: (task.end - task.start) / 1000, collectorMs: collected / 1000 };
+    }),
+  };
+}
+
+/**
+ * The longest task the page's main thread ran while `work` ran, from a Chromium trace: every task, not only
+ * those past the 50 ms the Long Tasks API reports, so a subject can be compared with its floor below 50 ms.
+ * Also the longest with the garbage collector's time taken out (`apartFromCollector`), and the most the
+ * collector took inside one task (`collector`).
+ */
+export async function longestTracedTask(browser, page, work) {
+  await browser.startTracing(page, { categories: TRACED_CATEGORIES });
+  let result;
+  let traced;
+  try {
+    result = await work();
+  } finally {
+    traced = await browser.stopTracing();
+  }
+  const { tasks } = mainThreadTasks(traced);
+  return { ...longestOf(tasks), result };
+}
+
+/** Of `tasks` (from `mainThreadTasks`): the longest, the longest apart from the collector, the collector's most. */
+export function longestOf(tasks) {
+  let longest = 0;
+  let apartFromCollector = 0;
+  let collector = 0;
+  for (const task of tasks) {
+    longest = Math.max(longest, task.ms);
+    apartFromCollector = Math.max(apartFromCollector, task.ms - task.collectorMs);
+    collector = Math.max(collector, task.collectorMs);
+  }
+  return { longest, apartFromCollector, collector };
 }
 
 /** Milliseconds to read every stored entry of the current session with one raw `getAll`, its result read. */
