@@ -198,6 +198,20 @@ export async function largeSessions({ browser, baseURL, benchBundle, record, run
     }
     await page.addScriptTag({ path: benchBundle });
     await plantSession(page, size);
+    // The same scroll as a person makes after opening the app: each sample in a page of its own (a renderer
+    // of its own), where the reloads below keep the last page's and the raw reads' garbage in one heap.
+    const ownPageScroll = { longest: [], apartFromCollector: [], collector: [] };
+    for (let run = 0; run < runs; run++) {
+      const own = await context.newPage();
+      await own.goto(baseURL);
+      await own.locator(".messages .item").last().waitFor({ timeout: 120_000 });
+      await settled(own);
+      const traced = await longestTracedTask(browser, own, () =>
+        scrollLongestTask(own, ".messages", 60, -1_000),
+      );
+      for (const key of Object.keys(ownPageScroll)) ownPageScroll[key].push(traced[key]);
+      await own.close();
+    }
     const open = [];
     const getAll = [];
     const chatScroll = [];
@@ -266,6 +280,7 @@ export async function largeSessions({ browser, baseURL, benchBundle, record, run
       chatScroll,
       chatScrollApart,
       chatScrollCollector,
+      ownPageScroll,
       heap: heap.usedSize / 1024 / 1024,
       nodes,
       factsScroll,
@@ -348,6 +363,28 @@ export async function largeSessions({ browser, baseURL, benchBundle, record, run
     large.chatScrollApart,
     "the same at 1,000 facts",
     small.chatScrollApart,
+  );
+  const ownPage = "100,000 facts, 60 moves of 1,000 px, each in a page of its own";
+  record(
+    "longest task scrolling the chat, in a page just opened",
+    ownPage,
+    large.ownPageScroll.longest,
+    "the same at 1,000 facts",
+    small.ownPageScroll.longest,
+  );
+  record(
+    "longest task scrolling the chat, in a page just opened, the garbage collector's time taken out",
+    ownPage,
+    large.ownPageScroll.apartFromCollector,
+    "the same at 1,000 facts",
+    small.ownPageScroll.apartFromCollector,
+  );
+  record(
+    "scrolling the chat in a page just opened: the garbage collector's most in one task",
+    ownPage,
+    large.ownPageScroll.collector,
+    "the same at 1,000 facts",
+    small.ownPageScroll.collector,
   );
   record(
     "scrolling the chat: the garbage collector's most in one task",
