@@ -4,6 +4,8 @@
  * the inspector, the approval shortcut), so the first page's JavaScript does not carry it.
  */
 
+import { isReaderScroll, READER_SCROLL_EVENTS } from "./reader-scroll.ts";
+
 /** What placing an item needs of the viewport that renders it. */
 export interface RevealPort {
   scroller: HTMLElement;
@@ -13,11 +15,20 @@ export interface RevealPort {
   scrollTo(top: number): void;
 }
 
+/** At most this many frames (about half a second) of placing: a layout still changing then is left as it is. */
+const MOST_FRAMES = 30;
+/** Frames the item must stay in the same place, with the content's height unchanged, to count as settled. */
+const STILL_FRAMES = 3;
+
 /**
  * Keep the item coming into view: the caller has already scrolled to its estimated place (it may not be
  * rendered); as the items around it render and their heights are measured, it is placed again (from the
- * better estimate while it is not rendered, by itself once it is) until it stays in view. `settle` waits
- * for the page to render what the last move asked for; `find` returns the item's element when there is one.
+ * better estimate while it is not rendered, centred once it is, again whenever it is no longer wholly in
+ * view) until the layout around it has settled. Returning as soon as it was first seen in view left it to
+ * the measurements still coming in: the approval shortcut then focused a button that the next frame's
+ * heights pushed below the view. The reader scrolling ends it at once: the view is theirs from then on.
+ * `settle` waits for the page to render what the last move asked for; `find` returns the item's element
+ * when there is one.
  */
 export async function placeInView(
   port: RevealPort,
@@ -25,25 +36,48 @@ export async function placeInView(
   find: () => HTMLElement | null,
 ): Promise<void> {
   const { scroller } = port;
-  for (let attempt = 0; attempt < 6; attempt++) {
-    await settle();
-    const element = find();
-    if (!element) port.scrollTo(port.estimatedTop());
-    else if (attempt > 0 && inView(element, scroller)) return;
-    else {
-      element.scrollIntoView({ block: "center" });
-      port.scrollTo(scroller.scrollTop);
+  let readerScrolled = false;
+  const yieldToReader = (event: Event) => {
+    if (isReaderScroll(event, scroller)) readerScrolled = true;
+  };
+  for (const type of READER_SCROLL_EVENTS) scroller.addEventListener(type, yieldToReader, { passive: true });
+  try {
+    let centred = false;
+    let still = 0;
+    let lastPlace = "";
+    for (let frame = 0; frame < MOST_FRAMES && still < STILL_FRAMES; frame++) {
+      await settle();
+      if (readerScrolled) return;
+      const element = find();
+      if (!element) {
+        port.scrollTo(port.estimatedTop());
+        still = 0;
+      } else if (!centred || !wellPlaced(element, scroller)) {
+        element.scrollIntoView({ block: "center" });
+        port.scrollTo(scroller.scrollTop);
+        centred = true;
+        still = 0;
+      } else {
+        // Where it is in the view, and how tall everything is: the same for a few frames is settled.
+        const place = `${element.getBoundingClientRect().top - scroller.getBoundingClientRect().top}:${scroller.scrollHeight}`;
+        still = place === lastPlace ? still + 1 : 1;
+        lastPlace = place;
+      }
+      await nextFrame();
     }
-    await nextFrame();
+  } finally {
+    for (const type of READER_SCROLL_EVENTS) scroller.removeEventListener(type, yieldToReader);
   }
 }
 
-function inView(element: HTMLElement, scroller: HTMLElement): boolean {
+/** Wholly in the view, or (taller than it) filling it. */
+function wellPlaced(element: HTMLElement, scroller: HTMLElement): boolean {
   const box = element.getBoundingClientRect();
   const view = scroller.getBoundingClientRect();
-  return box.bottom > view.top && box.top < view.bottom;
+  const within = box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
+  const filling = box.top <= view.top && box.bottom >= view.bottom;
+  return within || filling;
 }
-
 /** The next frame, once measurements of what just rendered have come in. */
 function nextFrame(): Promise<void> {
   return new Promise((resolve) =>

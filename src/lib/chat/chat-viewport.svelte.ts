@@ -1,6 +1,7 @@
 import { untrack } from "svelte";
 import type { Attachment } from "svelte/attachments";
 import { HeightIndex } from "../ui/height-index.ts";
+import { isReaderScroll, READER_SCROLL_EVENTS } from "./reader-scroll.ts";
 
 /** Taken for a message not rendered yet, until some have been measured. */
 const FALLBACK_HEIGHT = 140;
@@ -20,9 +21,7 @@ const JUMP_OVERSCAN_PX = 150;
  * two frames after the chat is in the page, once the first have been measured (as after a jump).
  */
 const FIRST_OVERSCAN_PX = JUMP_OVERSCAN_PX;
-/** What the reader does to scroll, and how long after it a scroll is theirs. */
-const READER_SCROLL_EVENTS = ["wheel", "touchmove", "keydown", "pointerdown", "focusin"] as const;
-const SCROLL_KEYS = new Set(["PageUp", "PageDown", "ArrowUp", "ArrowDown", "Home", "End", " "]);
+/** How long after the reader's own scrolling (reader-scroll.ts) a scroll is theirs. */
 const READER_SCROLL_WINDOW_MS = 1_000;
 
 /** The items to render (a half-open range) and the space standing in for the others. */
@@ -205,8 +204,10 @@ export class ChatViewport<Item extends object> {
       );
     } finally {
       // Revealed with the end of the conversation in view (all of it fits, or the item is among the last):
-      // there is nothing newer below, so the view goes on following, as a reader's scroll there does.
-      if (fromBottom(scroller) < BOTTOM_SLACK_PX) this.#stickToBottom = true;
+      // there is nothing newer below, so the view goes on following, as a reader's scroll there does, from
+      // the bottom as it is now: the place it last followed (#autoTop) may be from before the reveal, and a
+      // layout settling under the view would read as a move up from it.
+      if (fromBottom(scroller) < BOTTOM_SLACK_PX) this.toBottom();
     }
   }
 
@@ -291,18 +292,6 @@ export class ChatViewport<Item extends object> {
     this.#layoutVersion++;
     if (scroller && shiftAbove !== 0 && !this.#stickToBottom) this.#scrollTo(scroller.scrollTop + shiftAbove);
   }
-}
-
-/**
- * Whether an event moves the view for the reader: the wheel, a touch, a scrolling key, a press on the
- * scrollbar (on the scroller itself), or focus moving to a message (Tab scrolls it into view, and the view
- * must stay there). A press on a button inside is not one; "Jump to latest" clears it all anyway.
- */
-function isReaderScroll(event: Event, scroller: HTMLElement): boolean {
-  if (event.type === "pointerdown") return event.target === scroller;
-  if (event.type === "focusin") return event.target !== scroller;
-  if (event.type === "keydown") return SCROLL_KEYS.has((event as KeyboardEvent).key);
-  return true;
 }
 
 /** How far the scroller's view is from its end. */

@@ -1,22 +1,40 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ChatViewport } from "./chat-viewport.svelte.ts";
 
-/** The scrolling element as the viewport uses it: its scroll position, sizes and scroll listener. */
-function fakeScroller(height: number) {
-  const listeners = new Map<string, () => void>();
+/**
+ * The scrolling element as the viewport uses it: its scroll position, sizes and listeners. With `clamp`,
+ * the position stays within the content, as a browser keeps it.
+ */
+function fakeScroller(height: number, clamp = false) {
+  const listeners = new Map<string, Set<(event: Event) => void>>();
+  let top = 0;
   const element = {
-    scrollTop: 0,
     scrollHeight: 100_000,
     clientHeight: height,
-    addEventListener: (type: string, listener: () => void) => listeners.set(type, listener),
-    removeEventListener: (type: string) => listeners.delete(type),
+    get scrollTop() {
+      return top;
+    },
+    set scrollTop(value: number) {
+      top = clamp ? Math.max(0, Math.min(value, element.scrollHeight - height)) : value;
+    },
+    getBoundingClientRect: () => ({ top: 0, bottom: height }) as DOMRect,
+    addEventListener: (type: string, listener: (event: Event) => void) => {
+      const forType = listeners.get(type) ?? new Set();
+      listeners.set(type, forType.add(listener));
+    },
+    removeEventListener: (type: string, listener: (event: Event) => void) =>
+      listeners.get(type)?.delete(listener),
+  };
+  const dispatch = (event: Event) => {
+    for (const listener of listeners.get(event.type) ?? []) listener(event);
   };
   return {
     element: element as unknown as HTMLElement,
-    scrollTo(top: number) {
-      element.scrollTop = top;
-      listeners.get("scroll")?.();
+    scrollTo(to: number) {
+      element.scrollTop = to;
+      dispatch(new Event("scroll"));
     },
+    dispatch,
   };
 }
 
@@ -147,6 +165,42 @@ describe("ChatViewport", () => {
     // A jump far away keeps nothing: only the view and its narrow margin are rendered at first.
     scroller.scrollTo(60_000);
     expect(viewport.window).toMatchObject({ start: 427, end: 436 });
+    if (typeof detach === "function") detach();
+    viewport.destroy();
+  });
+
+  it("after a reveal that reaches the end, follows from the bottom as it is then, not from where it last followed", async () => {
+    const viewport = new ChatViewport(() => items);
+    const scroller = fakeScroller(800, true);
+    const detach = viewport.scroller(scroller.element);
+    void viewport.window;
+    viewport.toBottom();
+    expect(scroller.element.scrollTop).toBe(99_200);
+    // The reader scrolls up; the messages turn out shorter than estimated, and the content with them.
+    scroller.dispatch(new Event("wheel"));
+    scroller.scrollTo(50_000);
+    expect(viewport.stickToBottom).toBe(false);
+    (scroller.element as { scrollHeight: number }).scrollHeight = 60_000;
+
+    // The last message is revealed (the approval shortcut): centring it puts the view at the end.
+    const last = {
+      getBoundingClientRect: () => ({ top: 600, bottom: 700 }) as DOMRect,
+      scrollIntoView: () => (scroller.element.scrollTop = Number.MAX_SAFE_INTEGER),
+    } as unknown as HTMLElement;
+    await viewport.reveal(
+      items.length - 1,
+      async () => undefined,
+      () => last,
+    );
+    expect(scroller.element.scrollTop).toBe(59_200);
+    expect(viewport.stickToBottom).toBe(true);
+
+    // Its button is focused, and heights measured below grow the content; the view moves down onto them.
+    // Below where the view last followed from before the reveal (99,200), yet not a move up: it follows on.
+    scroller.dispatch(new Event("focusin"));
+    (scroller.element as { scrollHeight: number }).scrollHeight = 60_100;
+    scroller.scrollTo(59_250);
+    expect(viewport.stickToBottom).toBe(true);
     if (typeof detach === "function") detach();
     viewport.destroy();
   });
