@@ -133,4 +133,39 @@ describe("placeInView", () => {
     );
     expect(settles).toBe(30);
   });
+
+  it("stops placing an item when a newer reveal in the same chat begins, and leaves the view to it", async () => {
+    const first = scene(20_000);
+    const { scroller, intoView, port } = first;
+    let firstSettles = 0;
+    let secondBegun: Promise<void> | undefined;
+    const second = {
+      getBoundingClientRect: () =>
+        ({ top: 60_000 - scroller.scrollTop, bottom: 60_100 - scroller.scrollTop }) as DOMRect,
+      scrollIntoView: () => {
+        intoView.push(60_000);
+        scroller.scrollTop = 60_000 - 350;
+      },
+    } as unknown as HTMLElement;
+    const placingFirst = placeInView(
+      port(() => 19_000),
+      async () => {
+        firstSettles++;
+        // Centred at the first settle; at the second, another fact is chosen before this one settled.
+        if (firstSettles === 2)
+          secondBegun = placeInView(
+            port(() => 59_000),
+            async () => undefined,
+            () => second,
+          );
+      },
+      () => first.element,
+    );
+    await placingFirst;
+    await secondBegun;
+    // The first item was centred once; from the second reveal on, only its item was placed.
+    expect(intoView).toEqual([20_000, 60_000]);
+    expect(firstSettles).toBe(2);
+    expect(scroller.scrollTop).toBe(59_650);
+  });
 });

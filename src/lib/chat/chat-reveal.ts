@@ -15,6 +15,8 @@ export interface RevealPort {
   scrollTo(top: number): void;
 }
 
+/** The placement each chat's scroller is running now: only the latest one moves it. */
+const latestPlacement = new WeakMap<HTMLElement, object>();
 /** At most this many frames (about half a second) of placing: a layout still changing then is left as it is. */
 const MOST_FRAMES = 30;
 /** Frames the item must stay in the same place, with the content's height unchanged, to count as settled. */
@@ -26,7 +28,8 @@ const STILL_FRAMES = 3;
  * better estimate while it is not rendered, centred once it is, again whenever it is no longer wholly in
  * view) until the layout around it has settled. Returning as soon as it was first seen in view left it to
  * the measurements still coming in: the approval shortcut then focused a button that the next frame's
- * heights pushed below the view. The reader scrolling ends it at once: the view is theirs from then on.
+ * heights pushed below the view. The reader scrolling ends it at once: the view is theirs from then on; so
+ * does a newer reveal in the same chat.
  * `settle` waits for the page to render what the last move asked for; `find` returns the item's element
  * when there is one.
  */
@@ -36,6 +39,10 @@ export async function placeInView(
   find: () => HTMLElement | null,
 ): Promise<void> {
   const { scroller } = port;
+  // A newer reveal in the same chat (another fact chosen while this one settles) takes over the view.
+  const placement = {};
+  latestPlacement.set(scroller, placement);
+  const superseded = () => latestPlacement.get(scroller) !== placement;
   let readerScrolled = false;
   const yieldToReader = (event: Event) => {
     if (isReaderScroll(event, scroller)) readerScrolled = true;
@@ -47,7 +54,7 @@ export async function placeInView(
     let lastPlace = "";
     for (let frame = 0; frame < MOST_FRAMES && still < STILL_FRAMES; frame++) {
       await settle();
-      if (readerScrolled) return;
+      if (readerScrolled || superseded()) return;
       const element = find();
       if (!element) {
         port.scrollTo(port.estimatedTop());
