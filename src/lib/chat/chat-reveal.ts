@@ -85,6 +85,7 @@ function wellPlaced(element: HTMLElement, scroller: HTMLElement): boolean {
   const filling = box.top <= view.top && box.bottom >= view.bottom;
   return within || filling;
 }
+
 /** The next frame, once measurements of what just rendered have come in. */
 function nextFrame(): Promise<void> {
   return new Promise((resolve) =>
