@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { zeroUsage } from "../shared/usage.ts";
 import { API_ROUTES, type ApiRouteName, payloadPath } from "../shared/api-routes.ts";
 import { type RawRequest, type Reply, sendRequest } from "./api-handler.test-support.ts";
 import { auth, body, hello, LOCAL_KEY, usePayloadLoopback } from "./payload-capture.test-support.ts";
@@ -25,14 +26,7 @@ const carryingTheKey = [
     api: "openai-completions",
     provider: "local",
     model: "fixture-tools",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: zeroUsage(),
     stopReason: "toolUse",
     timestamp: 3,
   },

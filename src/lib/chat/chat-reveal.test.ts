@@ -86,7 +86,11 @@ describe("placeInView", () => {
     expect(settles).toBe(4 + 3);
   });
 
-  it("stops placing the moment the reader scrolls", async () => {
+  /**
+   * Place an item, and on the second settle (after it was centred) dispatch `event` on the scroller and move
+   * the item out of view: whether it is placed again says whether the event ended the placing.
+   */
+  async function disturbedAfterCentring(event: Event) {
     const { scroller, element, item, intoView, port } = scene(20_000);
     let settles = 0;
     await placeInView(
@@ -94,32 +98,25 @@ describe("placeInView", () => {
       async () => {
         settles++;
         if (settles === 2) {
-          scroller.dispatchEvent(new Event("wheel"));
+          scroller.dispatchEvent(event);
           item.top += 2_000;
         }
       },
       () => element,
     );
+    return { intoView, settles };
+  }
+
+  it("stops placing the moment the reader scrolls", async () => {
+    const { intoView, settles } = await disturbedAfterCentring(new Event("wheel"));
     expect(intoView).toEqual([20_000]);
     expect(settles).toBe(2);
   });
 
   it("does not take a press on a button inside the chat for the reader scrolling", async () => {
-    const { scroller, element, item, intoView, port } = scene(20_000);
-    let settles = 0;
-    await placeInView(
-      port(() => 19_000),
-      async () => {
-        settles++;
-        if (settles === 2) {
-          const press = new Event("pointerdown");
-          Object.defineProperty(press, "target", { value: {} });
-          scroller.dispatchEvent(press);
-          item.top += 2_000;
-        }
-      },
-      () => element,
-    );
+    const press = new Event("pointerdown");
+    Object.defineProperty(press, "target", { value: {} });
+    const { intoView } = await disturbedAfterCentring(press);
     expect(intoView).toEqual([20_000, 22_000]);
   });
 
