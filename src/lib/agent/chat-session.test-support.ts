@@ -117,7 +117,7 @@ export function text(fact: AgentMessage): string {
     : content.map((part) => ("text" in part ? part.text : "")).join("");
 }
 
-export async function storedFacts(store: MemorySessionStore, id: string): Promise<AgentMessage[]> {
+export async function storedFacts(store: MemorySessionStore, id: string): Promise<readonly AgentMessage[]> {
   const loaded = await store.loadSession(id);
   if (!loaded) return [];
   return projectSession(

@@ -22,7 +22,7 @@ export interface SessionInit {
   /** Whether the title is the session's own name; by default, whenever a title is given. */
   titleIsCustom?: boolean;
   /** The complete facts, leading system message included; a fresh system message when absent. */
-  facts?: AgentMessage[];
+  facts?: readonly AgentMessage[];
   /** A whole tree of entries instead of facts (an import, an example with a compaction), and its leaf. */
   entries?: SessionEntry[];
   leafId?: string | null;

@@ -29,7 +29,10 @@ describe("a request's sources", () => {
             : picks.map((pick) =>
                 pick >= 0 && pick < size ? (view[pick] as Message) : message(2_000 + pick),
               );
-          expect(requestSources(request, view, sources)).toEqual(byTable(request, view, sources));
+          // Each source given as its name, in both ways of finding it.
+          expect(requestSources(request, view, sources, (fact) => `fact ${fact}`)).toEqual(
+            byTable(request, view, sources).map((fact) => `fact ${fact}`),
+          );
         },
       ),
     );

@@ -8,18 +8,21 @@ import type { Message } from "@earendil-works/pi-ai";
  * table made only then. (An object the view held twice would be traced to its own place when found there,
  * and to its last place otherwise; a session's messages are distinct objects, one per fact.)
  */
-export function requestSources(
+export function requestSources<Named>(
   messages: readonly Message[],
   viewMessages: readonly Message[],
   viewSources: ArrayLike<number>,
-): number[] {
+  // What each fact index is given as, in the same pass: a request holds every message of the session, and
+  // a second array of them made apart is copied for nothing.
+  name: (fact: number) => Named,
+): Named[] {
   let byMessage: Map<Message, number> | undefined;
   return messages.map((message, index) => {
-    if (viewMessages[index] === message) return viewSources[index] ?? -1;
+    if (viewMessages[index] === message) return name(viewSources[index] ?? -1);
     if (!byMessage) {
       byMessage = new Map();
       viewMessages.forEach((viewed, at) => byMessage?.set(viewed, viewSources[at] ?? -1));
     }
-    return byMessage.get(message) ?? -1;
+    return name(byMessage.get(message) ?? -1);
   });
 }

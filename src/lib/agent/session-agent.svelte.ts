@@ -341,7 +341,7 @@ export class SessionAgent {
     const view = this.#host.modelView();
     // Read once: each read of the projection is a reactive read, and a request holds every message.
     const { factIds } = transcript.projection;
-    return requestSources(messages, view.messages, view.sourceOf).map((fact) =>
+    return requestSources(messages, view.messages, view.sourceOf, (fact) =>
       fact < 0 ? null : (factIds[fact] ?? null),
     );
   }

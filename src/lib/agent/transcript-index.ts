@@ -45,7 +45,16 @@ export function* indexEntries(
   }
   yield;
   const leaf = leafId !== null && byId.has(leafId) ? leafId : (order.at(-1)?.id ?? null);
-  return { byId, order, leafId: leaf, path: pathTo(byId, leaf) };
+  const path = pathTo(byId, leaf);
+  // A session without branches has a path of every entry in order: one array serves both, here and as
+  // the transcript appends to it (it keeps them shared).
+  return { byId, order, leafId: leaf, path: sameEntries(path, order) ? order : path };
+}
+
+function sameEntries(a: readonly SessionEntry[], b: readonly SessionEntry[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /** The index made at once. */

@@ -118,7 +118,9 @@ export class Transcript {
 
   /** Give the Agent the transcript as it is now: before a run starts, and after one ends. */
   syncAgent(): void {
-    if (this.#agent) this.#agent.state.messages = this.context();
+    // Not copied here: pi's setter copies the array it is given (documented on `AgentState.messages`;
+    // `transcript.test.ts` holds pi to it), and a session of 100,000 facts would be copied twice.
+    if (this.#agent) this.#agent.state.messages = this.projection.context as AgentMessage[];
   }
 
   /**
@@ -134,7 +136,7 @@ export class Transcript {
   }
 
   /** The context the model would read with these messages appended; nothing is stored or changed. */
-  contextWith(messages: readonly AgentMessage[]): AgentMessage[] {
+  contextWith(messages: readonly AgentMessage[]): readonly AgentMessage[] {
     if (messages.length === 0) return this.context();
     const path = [...this.#path, ...this.#entriesFor(messages)];
     return projectSession(path, { applyCompaction: this.#applyCompactionNow() }).context;
@@ -167,9 +169,11 @@ export class Transcript {
   #add(entries: readonly SessionEntry[]): void {
     for (const entry of entries) this.#byId.set(entry.id, entry);
     // Joined, not spread: spreading copies element by element through the iterator, about twice the cost
-    // of one copy, and these arrays hold every entry of the session.
+    // of one copy, and these arrays hold every entry of the session. A path that is every entry (a session
+    // without branches) shares the order's array, and goes on sharing it: the same entries join both.
+    const pathIsOrder = this.#path === this.#order;
     this.#order = this.#order.concat(entries);
-    this.#path = this.#path.concat(entries);
+    this.#path = pathIsOrder ? this.#order : this.#path.concat(entries);
     this.#leafId = entries.at(-1)?.id ?? this.#leafId;
     this.#sink?.append(entries);
   }
@@ -192,9 +196,11 @@ export class Transcript {
 
   #replaceEntry(next: SessionEntry): void {
     this.#byId.set(next.id, next);
+    const pathIsOrder = this.#path === this.#order;
     this.#order = this.#order.map((entry) => (entry.id === next.id ? next : entry));
-    const position = this.#path.findLastIndex((entry) => entry.id === next.id);
-    if (position !== -1) {
+    const position = pathIsOrder ? -1 : this.#path.findLastIndex((entry) => entry.id === next.id);
+    if (pathIsOrder) this.#path = this.#order;
+    else if (position !== -1) {
       const path = this.#path.slice();
       path[position] = next;
       this.#path = path;

@@ -247,4 +247,39 @@ describe("incremental projection", () => {
     expect(extensionOf(after)).toEqual({ from: before, factsFrom: 1, contextFrom: 1 });
     expect(after.facts).toHaveLength(2);
   });
+
+  it("keeps one array for the facts and the context while the path has neither compaction nor edit", () => {
+    const projector = new SessionProjector();
+    const path: SessionEntry[] = [];
+    const append = (fields: Record<string, unknown>) =>
+      path.push({
+        ...fields,
+        id: `e${path.length}`,
+        parentId: path.at(-1)?.id ?? null,
+        timestamp: "t",
+      } as SessionEntry);
+    for (let index = 0; index < 3; index++)
+      append({ type: "message", message: createUserMessage(`prompt ${index}`, index) });
+    const versions = [projector.project(path.slice())];
+    // Past the shared positions' first size (1,024), so they grow while earlier versions are held.
+    for (let index = 3; index < 2_500; index++) {
+      append({ type: "message", message: createUserMessage(`prompt ${index}`, index) });
+      if (index % 500 === 0) append({ type: "label", targetId: "e0", label: `l${index}` });
+      versions.push(projector.project(path.slice()));
+    }
+    for (const version of versions) {
+      expect(version.context).toBe(version.facts);
+      expect(Array.from(version.contextFacts)).toEqual(version.facts.map((_, index) => index));
+    }
+    // Every version kept its own length and positions as later ones grew.
+    expect(versions.map((version) => version.facts.length)).toEqual(versions.map((_, index) => index + 3));
+    expect(versions.at(-1)).toEqual(projectSession(path));
+    // An edit gives the context an array of its own, and the facts stay as they were.
+    append({ type: "context_edit", targetId: "e1", replacement: null });
+    const edited = projector.project(path.slice());
+    expect(edited.context).not.toBe(edited.facts);
+    expect(edited.context).toHaveLength(edited.facts.length - 1);
+    expect(edited).toEqual(projectSession(path));
+    expect(versions.at(-1)?.facts).toHaveLength(2_500);
+  });
 });

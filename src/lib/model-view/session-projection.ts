@@ -28,13 +28,13 @@ const CARRIED: ContextFate = Object.freeze({ kind: "carried" });
 
 export interface SessionProjection {
   /** Facts in path order: the messages the path's entries stand for, before compaction and edits. */
-  facts: AgentMessage[];
+  facts: readonly AgentMessage[];
   /** The entry behind each fact. */
   factIds: string[];
   /** What each fact contributes to the context (parallel to the facts). */
   fates: ContextFate[];
   /** The messages the next request is built from, in order (the input of `convertToLlm`). */
-  context: AgentMessage[];
+  context: readonly AgentMessage[];
   /** The fact each context message comes from (a compaction's recorded system message: the compaction). */
   contextFacts: Int32Array;
   /** Entries on the path that are not facts (model and thinking changes, labels, edits, names, custom state). */
@@ -167,6 +167,28 @@ function isFailedReply(message: AgentMessage): boolean {
 }
 
 /**
+ * Positions 0 to `length - 1`, as a view of one shared buffer that only grows: a context that is its facts
+ * one for one (a path without compaction or edits) needs no copy of them per version. The buffer is never
+ * written after it is made, so every view handed out keeps its values.
+ */
+let identity = new Int32Array(0);
+
+export function identityPositions(length: number): Int32Array {
+  if (identity.length < length) {
+    // Grown ahead, so a session that grows a fact at a time makes a new buffer only now and then.
+    const grown = new Int32Array(Math.max(length, identity.length * 2, 1024));
+    for (let index = 0; index < grown.length; index++) grown[index] = index;
+    identity = grown;
+  }
+  return identity.subarray(0, length);
+}
+
+function isIdentity(positions: readonly number[]): boolean {
+  for (let index = 0; index < positions.length; index++) if (positions[index] !== index) return false;
+  return true;
+}
+
+/**
  * Project the path to the leaf. `applyCompaction: false` shows what the model would read without
  * compaction (every entry, the summary where it stands); pi always applies it.
  */
@@ -274,12 +296,18 @@ export function projectSession(
         fates[factIndex] = CARRIED;
     }
 
+  // Most paths have no compaction and no edit: their context is their facts, one for one. One array then
+  // serves both, and the positions are a view of a shared identity (see `identityPositions`).
+  const contextIsFacts =
+    context.length === facts.length &&
+    isIdentity(contextFacts) &&
+    context.every((message, index) => message === facts[index]);
   return {
     facts,
     factIds,
     fates,
-    context,
-    contextFacts: Int32Array.from(contextFacts),
+    context: contextIsFacts ? facts : context,
+    contextFacts: contextIsFacts ? identityPositions(facts.length) : Int32Array.from(contextFacts),
     markers,
     model: modelOf(modelEntry),
     thinkingLevel,
@@ -397,11 +425,17 @@ export class SessionProjector {
     const facts = previous.facts.concat(newFacts);
     const factIds = previous.factIds.concat(newIds);
     const fates = previous.fates.concat(newFacts.map(() => IN));
-    const context = previous.context.concat(newFacts);
     const markers = newMarkers.length > 0 ? previous.markers.concat(newMarkers) : previous.markers;
-    const contextFacts = new Int32Array(previous.contextFacts.length + newContextFacts.length);
-    contextFacts.set(previous.contextFacts);
-    contextFacts.set(newContextFacts, previous.contextFacts.length);
+    // A context that was the facts stays them: the same facts are appended to both.
+    const contextIsFacts = previous.context === previous.facts;
+    const context = contextIsFacts ? facts : previous.context.concat(newFacts);
+    let contextFacts: Int32Array;
+    if (contextIsFacts) contextFacts = identityPositions(facts.length);
+    else {
+      contextFacts = new Int32Array(previous.contextFacts.length + newContextFacts.length);
+      contextFacts.set(previous.contextFacts);
+      contextFacts.set(newContextFacts, previous.contextFacts.length);
+    }
     const next: SessionProjection = {
       facts,
       factIds,

@@ -261,7 +261,7 @@ export class Workspace {
     const current = this.#current?.id === id ? this.#current : undefined;
     await this.newSession({
       title: `Copy of ${loaded.meta.title}`,
-      facts: current ? [...current.facts] : pathMessages(loaded.records, loaded.meta.leafId),
+      facts: current ? current.facts : pathMessages(loaded.records, loaded.meta.leafId),
       settings: readSettings(loaded.meta.settings),
     });
   }
@@ -493,7 +493,7 @@ export class Workspace {
 }
 
 /** The messages on the path to the leaf of a stored session (what an export or a copy holds). */
-function pathMessages(records: readonly EntryRecord[], leafId: string | null): AgentMessage[] {
+function pathMessages(records: readonly EntryRecord[], leafId: string | null): readonly AgentMessage[] {
   return projectSession(pathTo(relinkOrphans(records.map((record) => record.entry)), leafId)).facts;
 }
 
