@@ -8,7 +8,8 @@ import { forEachModelMessage } from "../src/lib/messages/convert.ts";
 import { convertToLlm } from "../src/lib/messages/convert.ts";
 import { ModelViewProjector, projectModelView } from "../src/lib/model-view/project.ts";
 import { chainEntries, type SessionEntry } from "../src/lib/messages/entries.ts";
-import { projectSession, SessionProjector } from "../src/lib/model-view/session-projection.ts";
+import { projectSession } from "../src/lib/model-view/session-projection.ts";
+import { SessionProjector } from "../src/lib/model-view/session-projector.ts";
 import { syntheticFacts } from "./synthetic-session.ts";
 import { collectGarbage, SETTINGS, time } from "./bench-support.ts";
 

@@ -5,7 +5,7 @@ import { chainEntries } from "../messages/entries.ts";
 import { createInjectedAssistantMessage, createUserMessage } from "../messages/factories.ts";
 import { UsageSummer } from "../models/usage.ts";
 import { ModelViewProjector } from "../model-view/project.ts";
-import { SessionProjector } from "../model-view/session-projection.ts";
+import { SessionProjector } from "../model-view/session-projector.ts";
 import { testSessionMeta } from "../storage/session-meta.test-support.ts";
 import { viewPasses } from "./view-passes.ts";
 

@@ -8,11 +8,8 @@ import {
   type EntryBase,
   type SessionEntry,
 } from "../messages/entries.ts";
-import {
-  projectSession,
-  SessionProjector,
-  type SessionProjection,
-} from "../model-view/session-projection.ts";
+import { projectSession, type SessionProjection } from "../model-view/session-projection.ts";
+import { SessionProjector } from "../model-view/session-projector.ts";
 import type { EntryRecord } from "../storage/records.ts";
 import type { TranscriptIndex } from "./transcript-index.ts";
 import { loadedKindOf } from "../messages/kinds/loaded.ts";

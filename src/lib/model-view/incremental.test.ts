@@ -14,7 +14,8 @@ import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../messages/poli
 import { convertToLlm } from "../messages/convert.ts";
 import { convertForRequest } from "./request-messages.ts";
 import { ModelViewProjector, projectModelView, type TokenEstimate } from "./project.ts";
-import { extensionOf, projectSession, SessionProjector } from "./session-projection.ts";
+import { extensionOf, projectSession } from "./session-projection.ts";
+import { SessionProjector } from "./session-projector.ts";
 
 /**
  * The incremental projectors against the full projection, over long random histories of everything a
