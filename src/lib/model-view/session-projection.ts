@@ -244,10 +244,14 @@ export function projectSession(
       if (entry.type === "context_edit") edits.set(entry.targetId, entry);
     }
 
-  const fates = new Array<ContextFate>(facts.length).fill(COMPACTED);
+  // Without an edit or an applied compaction the context is the facts, one for one, each of them in: one
+  // array serves both, the positions are a view of a shared identity (see `identityPositions`), and the
+  // walk below has nothing to find.
+  const contextIsFacts = !hasEdits && !(applyCompaction && compaction);
+  const fates = new Array<ContextFate>(facts.length).fill(contextIsFacts ? IN : COMPACTED);
   const context: AgentMessage[] = [];
   const contextFacts: number[] = [];
-  for (let index = 0; index < contextLength; index++) {
+  for (let index = 0; !contextIsFacts && index < contextLength; index++) {
     const position = positionAt(index);
     const entry = path[position] as SessionEntry;
     // An older compaction kept inside the newest one's range contributes nothing (pi's rule).
@@ -291,9 +295,6 @@ export function projectSession(
         fates[factIndex] = CARRIED;
     }
 
-  // Without an edit or an applied compaction the context is the facts, one for one: one array serves both,
-  // and the positions are a view of a shared identity (see `identityPositions`).
-  const contextIsFacts = !hasEdits && !(applyCompaction && compaction);
   return {
     facts,
     factIds,
