@@ -130,6 +130,9 @@ describe("MarkdownRenderer", () => {
   });
 
   it("sanitizes only the new end of a long paragraph as it streams, not the whole paragraph again", () => {
+    // The page's clock stands still: a render that took over 50 ms (a busy machine) would otherwise make
+    // the renderer rest before the next request, and the test counts what each answer sanitized.
+    vi.useFakeTimers({ toFake: ["performance", "setTimeout", "clearTimeout"] });
     const sanitized: string[] = [];
     const workers: FakeWorker[] = [];
     const renderer = new MarkdownRenderer({
