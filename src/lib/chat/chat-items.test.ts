@@ -74,9 +74,8 @@ describe("ChatLayouter", () => {
     isError: false,
     timestamp: 1,
   });
-  const comparable = ({ items, messages, results, hiddenCount }: ChatLayout) => ({
+  const comparable = ({ items, results, hiddenCount }: ChatLayout) => ({
     items,
-    messages,
     results: [...results],
     hiddenCount,
   });

@@ -16,8 +16,6 @@ export interface PairedResult {
 
 export interface ChatLayout {
   items: ChatItem[];
-  /** The items' messages, in order: what the chat's heights are kept by. */
-  messages: AgentMessage[];
   /** Tool results by the id of the call they answer, shown inside that call's card. */
   results: ReadonlyMap<string, PairedResult>;
   /** Facts that exist but are not shown in the chat (custom messages with display: false). */
@@ -39,7 +37,6 @@ interface LayoutBuild extends ChatLayout {
 export function layoutChat(facts: readonly AgentMessage[]): LayoutBuild {
   const build: LayoutBuild = {
     items: [],
-    messages: [],
     results: new Map(),
     hiddenCount: 0,
     callIds: new Set(),
@@ -63,7 +60,6 @@ function place(build: LayoutBuild, message: AgentMessage, index: number): void {
     return;
   }
   build.items.push({ index, message });
-  build.messages.push(message);
 }
 
 /** Layouts made ahead of a session's first render, each taken by the first layouter that lays out its facts. */
@@ -101,7 +97,6 @@ export class ChatLayouter {
       // of the items costs milliseconds, and a copy then pushed to is copied again as it grows.
       const tail: LayoutBuild = {
         items: [],
-        messages: [],
         results: previous.results,
         hiddenCount: previous.hiddenCount,
         // Ids only ever join this set, and only the latest build reads it.
@@ -114,7 +109,6 @@ export class ChatLayouter {
       const build: LayoutBuild = {
         ...tail,
         items: tail.items.length > 0 ? previous.items.concat(tail.items) : previous.items,
-        messages: tail.messages.length > 0 ? previous.messages.concat(tail.messages) : previous.messages,
       };
       this.#build = build;
       return build;

@@ -46,7 +46,7 @@ const BOTTOM_SLACK_PX = 48;
  * much, so what the reader looks at does not jump.
  */
 export class ChatViewport<Item extends object> {
-  readonly #heights = new HeightIndex<Item>(FALLBACK_HEIGHT);
+  readonly #heights: HeightIndex<Item>;
   readonly #items: () => readonly Item[];
   #scroller: HTMLElement | undefined;
   #list: HTMLElement | undefined;
@@ -104,8 +104,10 @@ export class ChatViewport<Item extends object> {
     return next;
   });
 
-  constructor(items: () => readonly Item[]) {
+  /** `keyOf`: what an item's height is kept by (see `HeightIndex`); the item itself by default. */
+  constructor(items: () => readonly Item[], keyOf?: (item: Item) => object) {
     this.#items = items;
+    this.#heights = new HeightIndex<Item>(FALLBACK_HEIGHT, keyOf);
     // Every browser has one, as the scroller's attachment assumes too; the unit tests stand one in.
     this.#measurer = new ResizeObserver((entries) => this.#measured(entries));
   }

@@ -42,6 +42,28 @@ describe("HeightIndex", () => {
     expect(index.offsetOf(1)).toBe(10);
   });
 
+  it("keeps heights by the key it is given, when the list makes its items anew around the same keys", () => {
+    const messages = Array.from({ length: 6 }, (_, at) => ({ text: `m${at}` }));
+    const wrap = (from: number) => messages.slice(from).map((message) => ({ message }));
+    const index = new HeightIndex<{ message: { text: string } }>(100, (item) => item.message);
+    index.setItems(wrap(0));
+    index.measure(3, 30);
+    index.measure(5, 50);
+    // New items for the same messages (a layout made again): nothing is lost, in place or moved.
+    index.setItems(wrap(0));
+    expect([index.heightOf(3), index.heightOf(5)]).toEqual([30, 50]);
+    index.setItems(wrap(2));
+    // The first of these was never measured: the mean of those that were.
+    expect([index.heightOf(1), index.heightOf(3), index.heightOf(0)]).toEqual([30, 50, 40]);
+    // Without the key, items made anew are unknown: each is given the mean of those measured.
+    const byItem = new HeightIndex<{ message: { text: string } }>(100);
+    byItem.setItems(wrap(0));
+    byItem.measure(3, 30);
+    byItem.measure(4, 70);
+    byItem.setItems(wrap(0));
+    expect([byItem.heightOf(3), byItem.heightOf(4)]).toEqual([50, 50]);
+  });
+
   it("recomputes offsets only below a changed item, and says how far they moved", () => {
     const index = new HeightIndex<{ index: number }>(20);
     index.setItems(items(100_000));

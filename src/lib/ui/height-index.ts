@@ -5,8 +5,10 @@
  * item identity, so they survive items added after or before them.
  */
 export class HeightIndex<Item extends object> {
-  readonly #measured = new WeakMap<Item, number>();
+  readonly #measured = new WeakMap<object, number>();
   readonly #fallback: number;
+  /** What a height is kept by: the item, or what stays the same when the list makes its items anew. */
+  readonly #keyOf: (item: Item) => object;
   #items: readonly Item[] = [];
   /**
    * Each item's height as laid out now: measured, or the estimate at the time the list last changed. Both
@@ -20,8 +22,9 @@ export class HeightIndex<Item extends object> {
   #measuredSum = 0;
   #measuredCount = 0;
 
-  constructor(fallbackHeight: number) {
+  constructor(fallbackHeight: number, keyOf: (item: Item) => object = (item) => item) {
     this.#fallback = fallbackHeight;
+    this.#keyOf = keyOf;
   }
 
   /** The list changed (items added, removed or replaced). */
@@ -31,13 +34,19 @@ export class HeightIndex<Item extends object> {
     this.#items = items;
     const count = items.length;
     // Items kept in place (a list that grew at its end) keep their heights without a lookup.
+    const keyOf = this.#keyOf;
     let kept = 0;
-    while (kept < count && kept < previous.length && previous[kept] === items[kept]) kept++;
+    while (
+      kept < count &&
+      kept < previous.length &&
+      keyOf(previous[kept] as Item) === keyOf(items[kept] as Item)
+    )
+      kept++;
     this.#heights = withRoom(this.#heights, count, kept);
     this.#offsets = withRoom(this.#offsets, count + 1, kept + 1);
     const estimate = this.estimate;
     for (let index = kept; index < count; index++)
-      this.#heights[index] = this.#measured.get(items[index] as Item) ?? estimate;
+      this.#heights[index] = this.#measured.get(keyOf(items[index] as Item)) ?? estimate;
     this.#staleFrom = Math.min(this.#staleFrom, kept);
   }
 
@@ -55,8 +64,9 @@ export class HeightIndex<Item extends object> {
    * so that a reader looking below it can be kept where they were.
    */
   measure(index: number, height: number): number {
-    const item = this.#items[index];
-    if (!item || !(height >= 0)) return 0;
+    const found = this.#items[index];
+    if (!found || !(height >= 0)) return 0;
+    const item = this.#keyOf(found);
     const before = this.#heights[index] ?? 0;
     const known = this.#measured.get(item);
     if (known === undefined) this.#measuredCount++;
