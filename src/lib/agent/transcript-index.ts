@@ -1,5 +1,6 @@
 import { pathTo, relinkedOrphan, type SessionEntry } from "../messages/entries.ts";
 import type { EntryRecord } from "../storage/records.ts";
+import { startsWith } from "../../shared/starts-with.ts";
 import type { Yield } from "./yield-to-page.ts";
 
 /** A stored session's entries as its transcript keeps them. */
@@ -48,13 +49,8 @@ export function* indexEntries(
   const path = pathTo(byId, leaf);
   // A session without branches has a path of every entry in order: one array serves both, here and as
   // the transcript appends to it (it keeps them shared).
-  return { byId, order, leafId: leaf, path: sameEntries(path, order) ? order : path };
-}
-
-function sameEntries(a: readonly SessionEntry[], b: readonly SessionEntry[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
-  return true;
+  const pathIsOrder = path.length === order.length && startsWith(order, path);
+  return { byId, order, leafId: leaf, path: pathIsOrder ? order : path };
 }
 
 /** The index made at once. */
