@@ -192,33 +192,73 @@ export async function stream(page, cdp, tokens, intervalMs, delta) {
 }
 
 /**
+ * The app's page as it stands, frozen: its DOM and styles without any script (see `openFloorPage`'s
+ * `frozen`). Taken after a reply, so the last message in the chat is a reply whose body the frozen page
+ * fills with the next stream.
+ */
+export async function freezeApp(page) {
+  return page.evaluate(() => {
+    const copy = document.documentElement.cloneNode(true);
+    // A copy keeps no scroll positions: each scrolled element carries its own, restored when the page opens
+    // (the virtual lists' rows stand far down their scrollers).
+    const copied = copy.querySelectorAll("*");
+    for (const [index, element] of [...document.documentElement.querySelectorAll("*")].entries())
+      if (element.scrollTop > 0 || element.scrollLeft > 0)
+        copied[index].setAttribute("data-frozen-scroll", `${element.scrollTop} ${element.scrollLeft}`);
+    for (const element of copy.querySelectorAll('script, link[rel="modulepreload"]')) element.remove();
+    return `<!doctype html>${copy.outerHTML}`;
+  });
+}
+
+/**
  * A page without the app, receiving the same stream under the same instruments: what the browser and the
  * benchmark's own instruments cost per frame before the app does anything. It reads the stream and parses
  * its events; with `show`, it also shows the reply's text as plain paragraphs at the app's pace (at most
  * every 25 ms, on a frame), which is the least any chat must do.
+ * With `frozen` (from `freezeApp`), the page is the app's own page without its script: the paragraphs take
+ * the last message's body, each showing changes only the last paragraph and adds the new ones, and the chat
+ * follows the bottom, as the app's does. The least a script can do to show the stream in the app's page: what
+ * the browser costs for that page before any of the app's own work.
  */
-export async function openFloorPage(browser, baseURL, { show }) {
+export async function openFloorPage(browser, baseURL, { show, frozen }) {
   const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, bypassCSP: true });
   await context.addInitScript(instrument);
   const url = `${baseURL}/bench-floor`;
   await context.route(url, (route) =>
     route.fulfill({
       contentType: "text/html",
-      body: '<!doctype html><html lang="en"><title>Floor</title><main style="max-width: 46rem; margin: auto; font: 15px/1.5 system-ui"><div id="reply"></div></main></html>',
+      body:
+        frozen ??
+        '<!doctype html><html lang="en"><title>Floor</title><main style="max-width: 46rem; margin: auto; font: 15px/1.5 system-ui"><div id="reply"></div></main></html>',
     }),
   );
   const page = await context.newPage();
   await page.goto(url);
+  if (frozen) {
+    await page.waitForLoadState("load");
+    await page.evaluate(() => {
+      for (const element of document.querySelectorAll("[data-frozen-scroll]")) {
+        const [top, left] = element.getAttribute("data-frozen-scroll").split(" ").map(Number);
+        element.scrollTop = top;
+        element.scrollLeft = left;
+      }
+    });
+  }
   await page.evaluate((showing) => {
     window.__bench.begin = () =>
       void (async () => {
         const reader = (await fetch("/api/stream", { method: "POST" })).body.getReader();
         const decoder = new TextDecoder();
-        const reply = document.getElementById("reply");
+        const scroller = document.querySelector(".messages");
+        const lastMessage = [...document.querySelectorAll(".messages .item")].at(-1);
+        const reply =
+          document.getElementById("reply") ?? lastMessage?.querySelector(".markdown") ?? lastMessage;
+        if (!reply) throw new Error("The frozen page has no message to show the stream in.");
         let buffer = "";
         let text = "";
         let shownAt = Number.NEGATIVE_INFINITY;
         let frame;
+        let frozenStarted = false;
         const showText = (time) => {
           if (time - shownAt < 25) {
             frame = requestAnimationFrame(showText);
@@ -226,13 +266,27 @@ export async function openFloorPage(browser, baseURL, { show }) {
           }
           frame = undefined;
           shownAt = time;
-          reply.replaceChildren(
-            ...text.split("\n\n").map((paragraph) => {
-              const element = document.createElement("p");
-              element.textContent = paragraph;
-              return element;
-            }),
-          );
+          const paragraphs = text.split("\n\n");
+          if (!scroller) {
+            reply.replaceChildren(
+              ...paragraphs.map((paragraph) => {
+                const element = document.createElement("p");
+                element.textContent = paragraph;
+                return element;
+              }),
+            );
+            return;
+          }
+          // In the app's page, the least a script can do: the paragraphs shown stay, the last one's text is
+          // set and new ones are added (the app itself renders the last one again), then the chat follows.
+          if (!frozenStarted) reply.replaceChildren();
+          frozenStarted = true;
+          const shown = reply.children;
+          for (let index = Math.max(0, shown.length - 1); index < paragraphs.length; index++) {
+            const element = shown[index] ?? reply.appendChild(document.createElement("p"));
+            if (element.textContent !== paragraphs[index]) element.textContent = paragraphs[index];
+          }
+          scroller.scrollTop = scroller.scrollHeight;
         };
         for (;;) {
           const { done, value } = await reader.read();

@@ -10,7 +10,7 @@ import { chromium } from "@playwright/test";
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { build, preview, runnerImport } from "vite";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/chromium-path.mjs";
-import { appBenchmarks, largeSessions, markdownBenchmarks } from "./app-bench.mjs";
+import { appBenchmarks, largeSessions, markdownBenchmarks, streamingBenchmarks } from "./app-bench.mjs";
 import { floorJs, INITIAL_JS_BUDGET, initialAssets } from "../scripts/bundle-budget.mjs";
 import { callsBenchmarks } from "./calls-bench.mjs";
 import { htmlExportBenchmarks } from "./html-bench.mjs";
@@ -47,6 +47,8 @@ const sessionsOnly = process.argv.includes("--sessions-only");
 const sendOnly = process.argv.includes("--send-only");
 // Only the calls view's rows (a call's append at 1,000 calls, the view's open at 10 and 1,000): `-- --calls-only`.
 const callsOnly = process.argv.includes("--calls-only");
+// Only the streaming rows (per frame, the app against pages without it and its own page frozen): `-- --streaming-only`.
+const streamingOnly = process.argv.includes("--streaming-only");
 // Only the anatomy's rows (the next and a recorded call's composition, the timeline): `-- --anatomy-only`.
 const anatomyOnly = process.argv.includes("--anatomy-only");
 /** The rows of the app in Chromium beside the LHAR import, the replies and the variants. */
@@ -58,6 +60,7 @@ const everything =
   !sessionsOnly &&
   !sendOnly &&
   !callsOnly &&
+  !streamingOnly &&
   !anatomyOnly;
 
 const rows = [];
@@ -474,6 +477,8 @@ async function main() {
       await sendBenchmarks({ ...app, huge });
     } else if (callsOnly) {
       await callsBenchmarks({ ...app, runs: quick ? 3 : 7 });
+    } else if (streamingOnly) {
+      await streamingBenchmarks(app);
     } else if (anatomyOnly) {
       await anatomyOnlyBenchmarks(browser, baseURL);
     } else if (everything) {
