@@ -4,7 +4,7 @@
  * whole message list at every prompt (it gathers the tools the conversation has declared so far), so this
  * cost grows with the session whatever the app does; a send's goal below it cannot be met.
  */
-import { Agent } from "@earendil-works/pi-agent-core";
+import { Agent, streamProxy } from "@earendil-works/pi-agent-core";
 import type { Model } from "@earendil-works/pi-ai";
 import { syntheticFacts } from "./synthetic-session.ts";
 
@@ -53,4 +53,50 @@ export async function promptAgentFloor(): Promise<number> {
   await run.catch(() => undefined);
   agent.state.messages = agent.state.messages.slice(0, before);
   return ms;
+}
+
+/**
+ * The floor of a streamed reply in an app on pi: pi's `Agent` with pi's `streamProxy` reading the benchmark's
+ * stream, and the reply's text shown from the Agent's `message_update` events as plain paragraphs in `reply`
+ * at the app's pace (at most every 25 ms, on a frame; only the last paragraph set again and the new ones
+ * added), with nothing of the app around it. What pi's reading of each token and its chain of events cost
+ * before an app on it does anything. With `scroller`, it is scrolled to its end after each showing (the app's
+ * frozen page: its chat follows the reply). Sets `window.__bench.begin`, which sends one prompt each time.
+ */
+export function prepareAgentStreamFloor(reply: HTMLElement, scroller?: HTMLElement): void {
+  const agent = new Agent({
+    initialState: { model, systemPrompt: "", messages: [], tools: [] },
+    streamFn: (streamModel, context, options) =>
+      streamProxy(streamModel, context, { ...options, proxyUrl: location.origin, authToken: "floor" }),
+  });
+  let text = "";
+  let shownAt = Number.NEGATIVE_INFINITY;
+  let frame: number | undefined;
+  const show = (time: number): void => {
+    if (time - shownAt < 25) {
+      frame = requestAnimationFrame(show);
+      return;
+    }
+    frame = undefined;
+    shownAt = time;
+    const paragraphs = text.split("\n\n");
+    const shown = reply.children;
+    for (let index = Math.max(0, shown.length - 1); index < paragraphs.length; index++) {
+      const element = shown[index] ?? reply.appendChild(document.createElement("p"));
+      if (element.textContent !== paragraphs[index]) element.textContent = paragraphs[index] ?? "";
+    }
+    if (scroller) scroller.scrollTop = scroller.scrollHeight;
+  };
+  agent.subscribe((event) => {
+    if (event.type !== "message_update" || event.message.role !== "assistant") return;
+    text = event.message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+    if (frame === undefined) frame = requestAnimationFrame(show);
+  });
+  const bench = (window as unknown as { __bench: { begin: () => void } }).__bench;
+  bench.begin = () => {
+    agent.state.messages = [];
+    text = "";
+    reply.replaceChildren();
+    void agent.prompt("benchmark prompt");
+  };
 }

@@ -63,6 +63,26 @@ export async function streamingBenchmarks({ browser, baseURL, benchBundle, runs,
     for (let run = 0; run < runs; run++) streaming[key].push(await measureStream(page, cdp, 400, 5));
     await context.close();
   }
+  // pi's Agent alone reading the same stream through pi's streamProxy, its text shown from the Agent's events
+  // as the frozen pages show it: on the plain floor's page (what any app on pi's Agent pays per frame first),
+  // and in the app's frozen page (the least an app on pi's Agent can do in the app's page).
+  for (const [key, frozenHtml] of [
+    ["piAlone", undefined],
+    ["piAloneFrozenChat", frozen.chat],
+  ]) {
+    const { context, page, cdp } = await openFloorPage(browser, baseURL, { show: false, frozen: frozenHtml });
+    await page.addScriptTag({ path: benchBundle });
+    await page.evaluate(() => {
+      const lastMessage = [...document.querySelectorAll(".messages .item")].at(-1);
+      const reply =
+        document.getElementById("reply") ?? lastMessage?.querySelector(".markdown") ?? lastMessage;
+      reply.replaceChildren();
+      window.piBench.prepareAgentStreamFloor(reply, document.querySelector(".messages") ?? undefined);
+    });
+    streaming[key] = [];
+    for (let run = 0; run < runs; run++) streaming[key].push(await measureStream(page, cdp, 400, 5));
+    await context.close();
+  }
   const pick = (key, field) => streaming[key].map((result) => result[field]);
   // Per frame while tokens stream (from the first to the last), and over the whole reply: sending the
   // request and finishing the reply (saving, recording the call) spread over the same frames.
@@ -115,6 +135,20 @@ export async function streamingBenchmarks({ browser, baseURL, benchBundle, runs,
     "streaming 200 tokens/s, chat alone: the app's page without its script, per frame against the floor",
     "10,000 facts, frozen after a reply: the text as plain paragraphs in the reply's place, following the bottom",
     perFrame("frozenChat"),
+    "the floor: plain paragraphs every 25 ms",
+    perFrame("plain"),
+  );
+  record(
+    "streaming 200 tokens/s: pi's Agent alone, per frame against the floor",
+    "pi's streamProxy and Agent reading the stream, the text shown from its events as plain paragraphs",
+    perFrame("piAlone"),
+    "the floor: plain paragraphs every 25 ms",
+    perFrame("plain"),
+  );
+  record(
+    "streaming 200 tokens/s, chat alone: pi's Agent alone in the app's page without its script, per frame against the floor",
+    "10,000 facts, frozen after a reply: the text shown from the Agent's events in the reply's place, following the bottom",
+    perFrame("piAloneFrozenChat"),
     "the floor: plain paragraphs every 25 ms",
     perFrame("plain"),
   );

@@ -6,7 +6,7 @@ import { loadMessageKinds } from "../src/lib/messages/kinds/loaded.ts";
 import { searchTextOf } from "../src/lib/messages/search-text.ts";
 import { compileQuery, matchesText } from "../src/lib/ui/text-search.ts";
 import { syntheticFacts } from "./synthetic-session.ts";
-import { prepareAgentFloor, promptAgentFloor } from "./agent-floor.ts";
+import { prepareAgentFloor, prepareAgentStreamFloor, promptAgentFloor } from "./agent-floor.ts";
 
 import { anatomyComposition, modelView, timelineRender } from "./projection-bench.ts";
 import {
@@ -64,6 +64,7 @@ const bench = {
   timelineRender: afterKinds(timelineRender),
   prepareAgentFloor,
   promptAgentFloor,
+  prepareAgentStreamFloor,
 };
 
 declare global {
