@@ -55,48 +55,33 @@ export async function promptAgentFloor(): Promise<number> {
   return ms;
 }
 
+/** The floor page's showing of a reply (`openFloorPage` in `app-page.mjs`). */
+interface ShownStream {
+  start(): void;
+  update(text: string): void;
+}
+
 /**
  * The floor of a streamed reply in an app on pi: pi's `Agent` with pi's `streamProxy` reading the benchmark's
- * stream, and the reply's text shown from the Agent's `message_update` events as plain paragraphs in `reply`
- * at the app's pace (at most every 25 ms, on a frame; only the last paragraph set again and the new ones
- * added), with nothing of the app around it. What pi's reading of each token and its chain of events cost
- * before an app on it does anything. With `scroller`, it is scrolled to its end after each showing (the app's
- * frozen page: its chat follows the reply). Sets `window.__bench.begin`, which sends one prompt each time.
+ * stream, and the reply's text handed from the Agent's `message_update` events to the floor page's showing,
+ * with nothing of the app around it. What pi's reading of each token and its chain of events cost before an
+ * app on it does anything. Sets `window.__bench.begin`, which sends one prompt each time.
  */
-export function prepareAgentStreamFloor(reply: HTMLElement, scroller?: HTMLElement): void {
+export function prepareAgentStreamFloor(): void {
+  const bench = (window as unknown as { __bench: { begin: () => void; showStream: ShownStream } }).__bench;
+  const shown = bench.showStream;
   const agent = new Agent({
     initialState: { model, systemPrompt: "", messages: [], tools: [] },
     streamFn: (streamModel, context, options) =>
       streamProxy(streamModel, context, { ...options, proxyUrl: location.origin, authToken: "floor" }),
   });
-  let text = "";
-  let shownAt = Number.NEGATIVE_INFINITY;
-  let frame: number | undefined;
-  const show = (time: number): void => {
-    if (time - shownAt < 25) {
-      frame = requestAnimationFrame(show);
-      return;
-    }
-    frame = undefined;
-    shownAt = time;
-    const paragraphs = text.split("\n\n");
-    const shown = reply.children;
-    for (let index = Math.max(0, shown.length - 1); index < paragraphs.length; index++) {
-      const element = shown[index] ?? reply.appendChild(document.createElement("p"));
-      if (element.textContent !== paragraphs[index]) element.textContent = paragraphs[index] ?? "";
-    }
-    if (scroller) scroller.scrollTop = scroller.scrollHeight;
-  };
   agent.subscribe((event) => {
     if (event.type !== "message_update" || event.message.role !== "assistant") return;
-    text = event.message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
-    if (frame === undefined) frame = requestAnimationFrame(show);
+    shown.update(event.message.content.map((block) => (block.type === "text" ? block.text : "")).join(""));
   });
-  const bench = (window as unknown as { __bench: { begin: () => void } }).__bench;
   bench.begin = () => {
     agent.state.messages = [];
-    text = "";
-    reply.replaceChildren();
+    shown.start();
     void agent.prompt("benchmark prompt");
   };
 }

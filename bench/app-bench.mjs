@@ -73,15 +73,13 @@ export async function streamingBenchmarks({ browser, baseURL, benchBundle, runs:
     ["piAlone", undefined],
     ["piAloneFrozenChat", frozen.chat],
   ]) {
-    const { context, page, cdp } = await openFloorPage(browser, baseURL, { show: false, frozen: frozenHtml });
-    await page.addScriptTag({ path: benchBundle });
-    await page.evaluate(() => {
-      const lastMessage = [...document.querySelectorAll(".messages .item")].at(-1);
-      const reply =
-        document.getElementById("reply") ?? lastMessage?.querySelector(".markdown") ?? lastMessage;
-      reply.replaceChildren();
-      window.piBench.prepareAgentStreamFloor(reply, document.querySelector(".messages") ?? undefined);
+    const { context, page, cdp } = await openFloorPage(browser, baseURL, {
+      show: true,
+      frozen: frozenHtml,
+      incremental: true,
     });
+    await page.addScriptTag({ path: benchBundle });
+    await page.evaluate(() => window.piBench.prepareAgentStreamFloor());
     streaming[key] = [];
     for (let run = 0; run < runs; run++) streaming[key].push(await measureStream(page, cdp, 400, 5));
     await context.close();

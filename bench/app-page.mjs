@@ -218,9 +218,12 @@ export async function freezeApp(page) {
  * With `frozen` (from `freezeApp`), the page is the app's own page without its script: the paragraphs take
  * the last message's body, each showing changes only the last paragraph and adds the new ones, and the chat
  * follows the bottom, as the app's does. The least a script can do to show the stream in the app's page: what
- * the browser costs for that page before any of the app's own work.
+ * the browser costs for that page before any of the app's own work. `incremental` shows the paragraphs so on
+ * the plain page too.
+ * The showing is `window.__bench.showStream` (`start` for each reply, `update` with its text so far), which
+ * a page that reads the stream another way (pi's Agent, `agent-floor.ts`) calls in its own `begin`.
  */
-export async function openFloorPage(browser, baseURL, { show, frozen }) {
+export async function openFloorPage(browser, baseURL, { show, frozen, incremental = false }) {
   const context = await browser.newContext({ viewport: { width: 1500, height: 900 }, bypassCSP: true });
   await context.addInitScript(instrument);
   const url = `${baseURL}/bench-floor`;
@@ -244,66 +247,81 @@ export async function openFloorPage(browser, baseURL, { show, frozen }) {
       }
     });
   }
-  await page.evaluate((showing) => {
-    window.__bench.begin = () =>
-      void (async () => {
-        const reader = (await fetch("/api/stream", { method: "POST" })).body.getReader();
-        const decoder = new TextDecoder();
-        const scroller = document.querySelector(".messages");
-        const lastMessage = [...document.querySelectorAll(".messages .item")].at(-1);
-        const reply =
-          document.getElementById("reply") ?? lastMessage?.querySelector(".markdown") ?? lastMessage;
-        if (!reply) throw new Error("The frozen page has no message to show the stream in.");
-        let buffer = "";
-        let text = "";
-        let shownAt = Number.NEGATIVE_INFINITY;
-        let frame;
-        let frozenStarted = false;
-        const showText = (time) => {
-          if (time - shownAt < 25) {
-            frame = requestAnimationFrame(showText);
-            return;
-          }
-          frame = undefined;
-          shownAt = time;
-          const paragraphs = text.split("\n\n");
-          if (!scroller) {
-            reply.replaceChildren(
-              ...paragraphs.map((paragraph) => {
-                const element = document.createElement("p");
-                element.textContent = paragraph;
-                return element;
-              }),
-            );
-            return;
-          }
-          // In the app's page, the least a script can do: the paragraphs shown stay, the last one's text is
-          // set and new ones are added (the app itself renders the last one again), then the chat follows.
-          if (!frozenStarted) reply.replaceChildren();
-          frozenStarted = true;
-          const shown = reply.children;
-          for (let index = Math.max(0, shown.length - 1); index < paragraphs.length; index++) {
-            const element = shown[index] ?? reply.appendChild(document.createElement("p"));
-            if (element.textContent !== paragraphs[index]) element.textContent = paragraphs[index];
-          }
-          scroller.scrollTop = scroller.scrollHeight;
-        };
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          buffer += decoder.decode(value, { stream: true });
-          const lines = buffer.split("\n");
-          buffer = lines.pop() ?? "";
-          for (const line of lines) {
-            if (!line.startsWith("data: ")) continue;
-            const event = JSON.parse(line.slice(6));
-            if (event.type !== "text_delta") continue;
-            text += event.delta;
-            if (showing && frame === undefined) frame = requestAnimationFrame(showText);
-          }
+  await page.evaluate(
+    ([showing, inPlace]) => {
+      const scroller = document.querySelector(".messages");
+      const lastMessage = [...document.querySelectorAll(".messages .item")].at(-1);
+      const reply =
+        document.getElementById("reply") ?? lastMessage?.querySelector(".markdown") ?? lastMessage;
+      if (!reply) throw new Error("The frozen page has no message to show the stream in.");
+      // In the app's page, the least a script can do: the paragraphs shown stay, the last one's text is set
+      // and new ones are added (the app itself renders the last one again), then the chat follows.
+      const paragraphsInPlace = inPlace || scroller !== null;
+      let text = "";
+      let shownAt = Number.NEGATIVE_INFINITY;
+      let frame;
+      const showText = (time) => {
+        if (time - shownAt < 25) {
+          frame = requestAnimationFrame(showText);
+          return;
         }
-      })();
-  }, show);
+        frame = undefined;
+        shownAt = time;
+        const paragraphs = text.split("\n\n");
+        if (!paragraphsInPlace) {
+          reply.replaceChildren(
+            ...paragraphs.map((paragraph) => {
+              const element = document.createElement("p");
+              element.textContent = paragraph;
+              return element;
+            }),
+          );
+          return;
+        }
+        const shown = reply.children;
+        for (let index = Math.max(0, shown.length - 1); index < paragraphs.length; index++) {
+          const element = shown[index] ?? reply.appendChild(document.createElement("p"));
+          if (element.textContent !== paragraphs[index]) element.textContent = paragraphs[index];
+        }
+        if (scroller) scroller.scrollTop = scroller.scrollHeight;
+      };
+      window.__bench.showStream = {
+        start() {
+          text = "";
+          shownAt = Number.NEGATIVE_INFINITY;
+          if (paragraphsInPlace) reply.replaceChildren();
+        },
+        update(latest) {
+          text = latest;
+          if (frame === undefined) frame = requestAnimationFrame(showText);
+        },
+      };
+      window.__bench.begin = () =>
+        void (async () => {
+          const shownStream = window.__bench.showStream;
+          shownStream.start();
+          const reader = (await fetch("/api/stream", { method: "POST" })).body.getReader();
+          const decoder = new TextDecoder();
+          let buffer = "";
+          let received = "";
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            buffer += decoder.decode(value, { stream: true });
+            const lines = buffer.split("\n");
+            buffer = lines.pop() ?? "";
+            for (const line of lines) {
+              if (!line.startsWith("data: ")) continue;
+              const event = JSON.parse(line.slice(6));
+              if (event.type !== "text_delta") continue;
+              received += event.delta;
+              if (showing) shownStream.update(received);
+            }
+          }
+        })();
+    },
+    [show, incremental],
+  );
   const cdp = await context.newCDPSession(page);
   await cdp.send("Performance.enable");
   return { context, page, cdp };
