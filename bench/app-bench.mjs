@@ -35,9 +35,14 @@ export async function streamingBenchmarks({ browser, baseURL, benchBundle, runs:
   // Two more streams per subject than the other rows take: three moved a subject's median by up to half
   // between runs of the same build, more than most changes these rows are there to show. A stream is 2 s.
   const runs = runsGiven + 2;
+  // Every subject's page stays open and the subjects take turns, one stream each per round (in the other
+  // order every other round): the machine's slow drifts fall on every subject alike. Measured one subject
+  // after the other, a floor taken a minute after the app moved by a third between runs, and with it
+  // every ratio to it.
+  const subjects = [];
+  const opened = [];
   // Main thread per animation frame while streaming 200 tokens/s into 10,000 facts: inspector open
   // against the chat alone. Also the longest task and dropped frames against an empty session.
-  const streaming = {};
   const frozen = {};
   for (const [key, facts, inspector] of [
     ["empty", 1, false],
@@ -45,45 +50,47 @@ export async function streamingBenchmarks({ browser, baseURL, benchBundle, runs:
     ["inspector", 10_000, true],
   ]) {
     const { context, page, cdp } = await openApp(browser, baseURL, benchBundle, { facts, inspector });
-    streaming[key] = [];
-    for (let run = 0; run < runs; run++) streaming[key].push(await stream(page, cdp, 400, 5));
+    opened.push(context);
+    // One reply first, not counted (as for every subject): the page's code has run once, and the page
+    // frozen below ends with a reply whose body its streams fill.
+    await stream(page, cdp, 400, 5);
     frozen[key] = await freezeApp(page);
-    await context.close();
+    subjects.push({ key, measure: () => stream(page, cdp, 400, 5) });
   }
   // The same stream on pages without the app: reading it only, and showing its text as plain paragraphs
   // at the app's pace. What the browser and the instruments cost before the app does anything. And the
-  // app's own pages of the rows above, frozen after their last reply (their DOM and styles, none of their
-  // script), showing the text the same way in the last reply's place: what the browser costs to show it in
-  // the app's page. Against these, the app's rows tell its script's share from its page's.
-  for (const [key, show, frozenHtml] of [
+  // app's own pages of the rows above, frozen after a reply (their DOM and styles, none of their script),
+  // showing the text the same way in the last reply's place: what the browser costs to show it in the
+  // app's page. Against these, the app's rows tell its script's share from its page's.
+  // pi's Agent alone reading the same stream through pi's streamProxy, its text shown from the Agent's events
+  // as the frozen pages show it: on the plain floor's page (what any app on pi's Agent pays per frame first),
+  // and in the app's frozen page (the least an app on pi's Agent can do in the app's page).
+  for (const [key, show, frozenHtml, piAgent] of [
     ["reading", false],
     ["plain", true],
     ["frozenChat", true, frozen.chat],
     ["frozenInspector", true, frozen.inspector],
-  ]) {
-    const { context, page, cdp } = await openFloorPage(browser, baseURL, { show, frozen: frozenHtml });
-    streaming[key] = [];
-    for (let run = 0; run < runs; run++) streaming[key].push(await measureStream(page, cdp, 400, 5));
-    await context.close();
-  }
-  // pi's Agent alone reading the same stream through pi's streamProxy, its text shown from the Agent's events
-  // as the frozen pages show it: on the plain floor's page (what any app on pi's Agent pays per frame first),
-  // and in the app's frozen page (the least an app on pi's Agent can do in the app's page).
-  for (const [key, frozenHtml] of [
-    ["piAlone", undefined],
-    ["piAloneFrozenChat", frozen.chat],
+    ["piAlone", true, undefined, true],
+    ["piAloneFrozenChat", true, frozen.chat, true],
   ]) {
     const { context, page, cdp } = await openFloorPage(browser, baseURL, {
-      show: true,
+      show,
       frozen: frozenHtml,
-      incremental: true,
+      incremental: piAgent === true,
     });
-    await page.addScriptTag({ path: benchBundle });
-    await page.evaluate(() => window.piBench.prepareAgentStreamFloor());
-    streaming[key] = [];
-    for (let run = 0; run < runs; run++) streaming[key].push(await measureStream(page, cdp, 400, 5));
-    await context.close();
+    opened.push(context);
+    if (piAgent) {
+      await page.addScriptTag({ path: benchBundle });
+      await page.evaluate(() => window.piBench.prepareAgentStreamFloor());
+    }
+    await measureStream(page, cdp, 400, 5);
+    subjects.push({ key, measure: () => measureStream(page, cdp, 400, 5) });
   }
+  const streaming = Object.fromEntries(subjects.map(({ key }) => [key, []]));
+  for (let run = 0; run < runs; run++)
+    for (const { key, measure } of run % 2 === 0 ? subjects : subjects.toReversed())
+      streaming[key].push(await measure());
+  for (const context of opened) await context.close();
   const pick = (key, field) => streaming[key].map((result) => result[field]);
   // Per frame while tokens stream (from the first to the last), and over the whole reply: sending the
   // request and finishing the reply (saving, recording the call) spread over the same frames.

@@ -7,7 +7,6 @@ export function instrument() {
   const bench = {
     longTasks: [],
     frames: [],
-    recording: false,
     /**
      * Each request to `/api/stream` gets a stream of its own at this pace: `tokens` tokens every
      * `intervalMs`, or `perRequest[n]` tokens for the n-th request since `expectStream` (several requests at
@@ -52,11 +51,28 @@ export function instrument() {
     for (const entry of list.getEntries())
       if (bench.recording) bench.longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: "longtask", buffered: true });
+  // Frames are counted while recording only: between measures the page asks for none, so the pages a
+  // benchmark keeps open side by side (the streaming rows take turns between them) stay idle.
+  let recording = false;
+  let counting = false;
   const frame = (now) => {
-    if (bench.recording) bench.frames.push(now);
+    if (!recording) {
+      counting = false;
+      return;
+    }
+    bench.frames.push(now);
     requestAnimationFrame(frame);
   };
-  requestAnimationFrame(frame);
+  Object.defineProperty(bench, "recording", {
+    get: () => recording,
+    set: (on) => {
+      recording = on;
+      if (on && !counting) {
+        counting = true;
+        requestAnimationFrame(frame);
+      }
+    },
+  });
 
   const realFetch = window.fetch.bind(window);
   const usage = {
