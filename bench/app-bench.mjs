@@ -55,7 +55,7 @@ export async function streamingBenchmarks({ browser, baseURL, benchBundle, runs:
     // frozen below ends with a reply whose body its streams fill.
     await stream(page, cdp, 400, 5);
     frozen[key] = await freezeApp(page);
-    subjects.push({ key, measure: () => stream(page, cdp, 400, 5) });
+    subjects.push({ key, page, measure: () => stream(page, cdp, 400, 5) });
   }
   // The same stream on pages without the app: reading it only, and showing its text as plain paragraphs
   // at the app's pace. What the browser and the instruments cost before the app does anything. And the
@@ -84,12 +84,18 @@ export async function streamingBenchmarks({ browser, baseURL, benchBundle, runs:
       await page.evaluate(() => window.piBench.prepareAgentStreamFloor());
     }
     await measureStream(page, cdp, 400, 5);
-    subjects.push({ key, measure: () => measureStream(page, cdp, 400, 5) });
+    subjects.push({ key, page, measure: () => measureStream(page, cdp, 400, 5) });
   }
+  // A page waiting its turn asks for no frames (see `instrument`); its turn starts as one page alone did.
+  const rest = (page, on) => page.evaluate((resting) => window.__bench.rest(resting), on);
+  for (const { page } of subjects) await rest(page, true);
   const streaming = Object.fromEntries(subjects.map(({ key }) => [key, []]));
   for (let run = 0; run < runs; run++)
-    for (const { key, measure } of run % 2 === 0 ? subjects : subjects.toReversed())
+    for (const { key, page, measure } of run % 2 === 0 ? subjects : subjects.toReversed()) {
+      await rest(page, false);
       streaming[key].push(await measure());
+      await rest(page, true);
+    }
   for (const context of opened) await context.close();
   const pick = (key, field) => streaming[key].map((result) => result[field]);
   // Per frame while tokens stream (from the first to the last), and over the whole reply: sending the
